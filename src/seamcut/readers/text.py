@@ -1,0 +1,51 @@
+"""Plain text and Markdown: the decoded file content, unchanged, is the document text."""
+from __future__ import annotations
+
+import codecs
+from pathlib import Path
+
+from ..errors import InputError
+from ..model import Document
+
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+
+
+def decode(data: bytes, path: object, encoding: str | None = None) -> str:
+    """Bytes to text: ``encoding`` if given, else UTF-16/32 by their byte-order mark, else UTF-8.
+
+    A UTF-8 byte-order mark is kept as the character U+FEFF so offsets stay file offsets. Bytes that
+    do not decode raise ``InputError`` with the byte offset; nothing is replaced silently.
+    """
+    if encoding is None:
+        encoding = next((enc for bom, enc in _BOMS if data.startswith(bom)), "utf-8")
+        if encoding == "utf-8" and b"\x00" in data[:8192]:
+            raise InputError(path, "binary file (NUL bytes), not text")
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        raise InputError(path, f"not valid {exc.encoding} text: byte {exc.start} "
+                               f"(0x{data[exc.start]:02x}) cannot be decoded; pass the file's "
+                               "encoding (--encoding) or convert it") from None
+    except LookupError:
+        raise InputError(path, f"unknown text encoding {encoding!r}") from None
+
+
+def read_text(path: str | Path, encoding: str | None = None, **fields: object) -> Document:
+    """Read a ``.txt`` or ``.md`` file into a ``Document`` whose text is the file's content."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise InputError(p, "no such file") from None
+    except IsADirectoryError:
+        raise InputError(p, "is a directory") from None
+    except PermissionError:
+        raise InputError(p, "permission denied") from None
+    except OSError as exc:
+        raise InputError(p, exc.strerror or str(exc)) from None
+    text = decode(data, p, encoding)
+    if not text.strip():
+        raise InputError(p, "empty file (no text)" if not text else "holds only whitespace")
+    fmt = "markdown" if p.suffix.lower() in (".md", ".markdown") else "text"
+    return Document(text=text, source=str(p), metadata={"format": fmt, **fields})

