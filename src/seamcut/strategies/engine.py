@@ -9,6 +9,7 @@ document and confirmed with a real count wherever an estimate could be off (``Me
 from __future__ import annotations
 
 import re
+from itertools import chain
 from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
@@ -114,6 +115,11 @@ class Budget:
             self.limits = [(self.unit_sizer, self.unit_measure, cfg.size)]
             if max_input is not None:
                 self.limits.append((self.token_sizer, self.token_measure, max_input))
+        room = cfg.size - self.unit_measure.overhead
+        if room <= cfg.overlap:
+            raise ValueError(f"size {cfg.size} {cfg.unit} leaves {room} beside the "
+                             f"{self.unit_measure.overhead} the model adds to every text: "
+                             f"not more than the overlap ({cfg.overlap})")
         self.size = cfg.size
         self.reserve = 0
         self.counted: dict[tuple[int, int], int] = {}   # real token counts already made
@@ -129,13 +135,8 @@ class Budget:
 
     def max_end(self, a: int) -> int:
         """The farthest end, cut at a unit boundary, at which ``text[a:end]`` fits by estimate."""
-        ends = []
-        for i, (_, m, lim) in enumerate(self.limits):
-            room = (lim - self.reserve if i == 0 else lim) - m.overhead
-            e = m.ends
-            j = int(e.searchsorted(a, "right")) + room - 1
-            ends.append(len(self.text) if j >= len(e) else int(e[j]) if room > 0 else a)
-        return min(ends)
+        return min(m.max_end(a, lim - self.reserve if i == 0 else lim)
+                   for i, (_, m, lim) in enumerate(self.limits))
 
     def confirm(self, a: int, b: int) -> bool:
         """Whether ``text[a:b]`` fits, with a real count wherever the estimate could be off."""
@@ -244,24 +245,32 @@ def merge(budget: Budget, pieces: list[Piece], barrier: Barrier) -> list[tuple[i
                 j -= 1
                 continue
             p = pieces[i]
+            if p.end - p.start < 2:  # one character over the limit: nothing smaller to give
+                break
             cut = _shrink(budget, p.start, p.end)
             pieces[i:i + 1] = [Piece(p.start, cut, p.top, True), Piece(cut, p.end, p.top, True)]
-        out.append((s, pieces[j].end))
+        if not is_blank(budget.text, s, pieces[j].end):  # whitespace alone makes no chunk
+            out.append((s, pieces[j].end))
         i = j + 1
     return out
 
 
 def _shrink(budget: Budget, a: int, b: int) -> int:
-    """The farthest cut before ``b``, at a word start where possible, at which ``[a, cut)`` fits
-    for real."""
+    """The farthest cut in ``(a, b)`` at which ``[a, cut)`` fits for real: at a word boundary or
+    a unit boundary where one fits, else at a character (``a + 1`` at the least)."""
     bounds = budget.unit_measure.unit_bounds(a, b).tolist()
-    ws = [m.start() for m in _RUN_START.finditer(budget.text[a:b])]
-    cands = sorted({a + w for w in ws if 0 < w < b - a} | set(bounds), reverse=True)
-    for c in cands:
-        if c > a and budget.confirm(a, c):
+    ws = [m.start() for m in _RUN_START.finditer(budget.text, a, b)]
+    for c in sorted({w for w in ws if a < w < b} | set(bounds), reverse=True):
+        if budget.confirm(a, c):
             return c
-    # one unit alone is over: keep it (only when the model's overhead leaves no room at all)
-    return bounds[0] if bounds else b
+    lo, hi = a + 1, b - 1  # the largest character cut that fits, by bisection
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if budget.confirm(a, mid):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
 
 
 _RUN_START = re.compile(f"(?<![{SPACE}])[{SPACE}]")
@@ -295,19 +304,21 @@ def _cuts_near(text: str, p: int, lo: int, hi: int) -> Iterator[int]:
 
 def add_overlap(budget: Budget, spans: list[tuple[int, int]], overlap: int) -> list[tuple[int, int]]:
     """Extend each chunk but the first backwards by about ``overlap`` units of the text before it,
-    from the word boundary nearest that point, never back to the previous chunk's start, within
-    the limits. Where the text before is one long word, the overlap starts at a unit boundary."""
+    from the word boundary nearest that point, within the limits, always after the previous
+    chunk's start (so an overlap larger than a chunk's own text reaches into earlier chunks).
+    Where the text before is one long word, the overlap starts at a unit boundary."""
     if overlap <= 0 or len(spans) < 2:
         return spans
     text = budget.text
     ends = budget.unit_measure.ends
     out = [spans[0]]
-    for (ps, _), (s, e) in zip(spans, spans[1:]):
+    for s, e in spans[1:]:
+        ps = out[-1][0]
         i = int(ends.searchsorted(s, "right"))  # units ending at or before s: [0, i)
         j = i - overlap
         target = max(0 if j <= 0 else int(ends[j - 1]), ps)
         start = s
-        for cand in [*_cuts_near(text, target, ps, s), target]:
+        for cand in chain(_cuts_near(text, target, ps, s), (target,)):
             if ps < cand < s and budget.fits(cand, e) and budget.confirm(cand, e):
                 start = cand
                 break

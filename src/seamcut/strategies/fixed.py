@@ -23,10 +23,7 @@ def fixed(document: Document | str, config: SizeConfig = SizeConfig()) -> list[C
     text = doc.text
     ends = budget.unit_measure.ends
     n_units = len(ends)
-    per_chunk = config.size - budget.unit_measure.overhead
-    if per_chunk <= config.overlap:
-        raise ValueError(f"size {config.size} leaves {per_chunk} {config.unit} beside the model's "
-                         f"{budget.unit_measure.overhead} added ones: not more than the overlap")
+    per_chunk = config.size - budget.unit_measure.overhead  # Budget checked it beats overlap
 
     spans = [] if n_units else [(0, len(text))]
     i, last = 0, max(n_units - config.overlap, 1)
@@ -36,14 +33,16 @@ def fixed(document: Document | str, config: SizeConfig = SizeConfig()) -> list[C
         while k > 1 and not budget.confirm(a, int(ends[i + k - 1])):
             k -= 1
         # the last chunk takes the text after the last unit too (characters a tokenizer drops)
-        e = len(text) if i + k >= n_units else int(ends[i + k - 1])
+        e = int(ends[i + k - 1])
+        if i + k >= n_units or e >= int(ends[-1]):
+            e = len(text)
         if is_blank(text, a, e):  # units of only whitespace make no chunk
             pass
         elif k == 1 and not budget.confirm(a, e):  # one word over the model's input: cut it
             spans.extend(merge(budget, unit_pieces(budget, a, e, 0), no_barrier))
         else:
             spans.append((a, e))
-        if i + k >= n_units:
+        if e == len(text):  # (units sharing one end cannot be parted)
             break
         i += max(1, k - config.overlap)
     return build_chunks(doc, spans, budget, "fixed", config.fingerprint("fixed", budget.token_sizer))

@@ -1,16 +1,18 @@
 """What counts as whitespace where chunks are cut.
 
-Python's ``str.isspace`` also says yes to characters that tokenizers keep as text (U+0085) or
-drop as control characters (U+001C-U+001F). A cut is only "at whitespace" where tokenizers agree
-that it is: ASCII whitespace and the Unicode space separators, line and paragraph separators.
+Python's ``str.isspace`` also says yes to characters that tokenizers keep as text (U+0085, the line
+and paragraph separators for BERT) or drop as control characters (vertical tab, form feed,
+U+001C-U+001F), which glues the words on either side together. A cut is only "at whitespace" where
+the common tokenizers agree that it is: tab, line feed, carriage return, space and the Unicode space
+separators (category Zs).
 """
 from __future__ import annotations
 
 import re
 
 #: the whitespace characters, as a regex character-class body
-SPACE = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
-SPACE_SET = frozenset("\t\n\v\f\r \u00a0\u1680\u2028\u2029\u202f\u205f\u3000"
+SPACE = "\t\n\r \u00a0\u1680\u2000-\u200a\u202f\u205f\u3000"
+SPACE_SET = frozenset("\t\n\r \u00a0\u1680\u202f\u205f\u3000"
                       + "".join(chr(c) for c in range(0x2000, 0x200B)))
 _CONTENT = re.compile(f"[^{SPACE}]")
 
