@@ -14,11 +14,8 @@ _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
 def stable_hash(*parts: object, length: int = 16) -> str:
     """A short hex digest of ``parts``, stable across runs and machines."""
-    h = hashlib.blake2b(digest_size=16)
-    for p in parts:
-        h.update(str(p).encode("utf-8", "surrogatepass"))
-        h.update(b"\x1f")
-    return h.hexdigest()[:length]
+    joined = "\x1f".join(map(str, parts))
+    return hashlib.blake2b(joined.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()[:length]
 
 
 @dataclass(frozen=True, slots=True)

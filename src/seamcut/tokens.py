@@ -18,7 +18,6 @@ import struct
 import unicodedata
 from operator import itemgetter
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
 from itertools import chain
@@ -27,6 +26,7 @@ from typing import Any, Callable, Iterable, Literal, Sequence
 
 import numpy as np
 
+from .text.segment import paragraph_gaps
 from .text.space import SPACE_SET
 
 log = logging.getLogger("seamcut.tokens")
@@ -35,38 +35,96 @@ Unit = Literal["tokens", "words", "chars"]
 UNITS: tuple[str, ...] = ("tokens", "words", "chars")
 
 
-@dataclass(frozen=True)
+Fine = Callable[[int], list[int]]
+
+
 class Measure:
     """Where each unit of one text ends, for counting spans without re-tokenizing.
 
-    ``ends`` holds, in increasing order, the end offset (exclusive, code points) of every unit; a
-    unit belongs to the span that holds its last character. ``overhead`` is the units the model
-    adds to any non-empty text. A span estimate is exact where both cuts fall at whitespace, except
-    that it may fall short of the real count by up to ``margin`` units, and it is unreliable where
-    ``unreliable(text, start, end)`` says so, where a cut falls inside a word and
-    ``exact_midword`` is False, or where the span ends in whitespace (which a Unigram tokenizer
-    turns into a ``▁`` token of its own) and ``exact_trailing_space`` is False.
+    Units are counted by where they end (an offset, exclusive, in code points): a unit belongs to
+    the span that holds its last character. ``ends`` lists them in increasing order. A measure
+    may instead come in pieces (``Measure.pieces``): the text cut at whitespace-run starts, the
+    number of units in each piece known up front and their ends (``fine(k)``) worked out only for
+    the pieces a query looks inside, so a span whose ends are piece starts costs no offsets.
+
+    ``overhead`` is the units the model adds to any non-empty text. A span estimate is exact
+    where both cuts fall at whitespace, except that it may fall short of the real count by up to
+    ``margin`` units, and it is unreliable where ``unreliable(text, start, end)`` says so, where
+    the span holds one of ``checkpoints``, where a cut falls inside a word and ``exact_midword`` is
+    False, or where the span ends in whitespace (which a Unigram tokenizer turns into a ``▁`` of
+    its own) and ``exact_trailing_space`` is False. ``needs_check`` says when.
     """
 
-    text: str
-    ends: np.ndarray
-    overhead: int = 0
-    margin: int = 0
-    exact_midword: bool = True
-    exact_trailing_space: bool = True
-    unreliable: Callable[[str, int, int], bool] | None = None
-    #: sorted offsets that a span must not hold without a real count (e.g. where the document was
-    #: tokenized in two pieces inside a word)
-    checkpoints: tuple[int, ...] = ()
+    def __init__(self, text: str, ends: Sequence[int] | np.ndarray = (), *, overhead: int = 0,
+                 margin: int = 0, exact_midword: bool = True, exact_trailing_space: bool = True,
+                 unreliable: Callable[[str, int, int], bool] | None = None,
+                 checkpoints: Sequence[int] = ()) -> None:
+        self.text = text
+        all_ends = ends.tolist() if isinstance(ends, np.ndarray) else list(ends)
+        self._starts = [0]
+        self._cum = [0, len(all_ends)]
+        self._fine: dict[int, list[int]] = {0: all_ends}
+        self._fine_of: Fine = lambda k: all_ends
+        self._memo: dict[int, int] = {}
+        self.overhead = overhead
+        self.margin = margin
+        self.exact_midword = exact_midword
+        self.exact_trailing_space = exact_trailing_space
+        self.unreliable = unreliable
+        self.checkpoints = tuple(checkpoints)
 
-    def __post_init__(self) -> None:
-        # bisect on a list answers a scalar query several times faster than numpy's searchsorted
-        object.__setattr__(self, "_ends", self.ends.tolist())
+    @classmethod
+    def pieces(cls, text: str, starts: list[int], counts: Sequence[int], fine: Fine,
+               **options: Any) -> "Measure":
+        """A measure in pieces: ``starts`` (the first is 0), units per piece, and ``fine(k)``
+        giving piece ``k``'s unit ends in document offsets."""
+        m = cls(text, **options)
+        m._starts = list(starts)
+        m._cum = [0, *np.cumsum(np.asarray(counts, dtype=np.int64)).tolist()]
+        m._fine = {}
+        m._fine_of = fine
+        return m
+
+    def _piece(self, k: int) -> list[int]:
+        got = self._fine.get(k)
+        if got is None:
+            got = self._fine[k] = self._fine_of(k)
+        return got
+
+    def _upto(self, p: int) -> int:
+        """The number of units that end at or before ``p`` (remembered: the packer asks for the
+        same cut points many times)."""
+        got = self._memo.get(p)
+        if got is None:
+            k = bisect_right(self._starts, p) - 1
+            if k > 0 and p == self._starts[k]:
+                got = self._cum[k]
+            else:
+                k = max(k, 0)
+                got = self._cum[k] + bisect_right(self._fine.get(k) or self._piece(k), p)
+            self._memo[p] = got
+        return got
+
+    @property
+    def units(self) -> int:
+        return self._cum[-1]
+
+    @property
+    def ends(self) -> np.ndarray:
+        """Every unit's end, in order."""
+        return np.asarray([e for k in range(len(self._starts)) for e in self._piece(k)],
+                          dtype=np.int64)
+
+    def unit_end(self, j: int) -> int:
+        """Where unit ``j`` (0-based) ends; ``len(text)`` past the last."""
+        if j >= self._cum[-1]:
+            return len(self.text)
+        k = bisect_right(self._cum, j) - 1
+        return self._piece(k)[j - self._cum[k]]
 
     def count(self, start: int, end: int) -> int:
         """Estimated units in ``text[start:end]`` counted on its own, overhead included."""
-        e = self._ends  # type: ignore[attr-defined]
-        return bisect_right(e, end) - bisect_right(e, start) + self.overhead
+        return self._upto(end) - self._upto(start) + self.overhead
 
     def max_end(self, start: int, limit: int) -> int:
         """The farthest end of a unit at which ``text[start:end]`` holds at most ``limit`` units
@@ -74,14 +132,19 @@ class Measure:
         room = limit - self.overhead
         if room <= 0:
             return start
-        e = self._ends  # type: ignore[attr-defined]
-        j = bisect_right(e, start) + room - 1
-        return len(self.text) if j >= len(e) else e[j]
+        return self.unit_end(self._upto(start) + room - 1)
 
-    def unit_bounds(self, start: int, end: int) -> np.ndarray:
+    def back(self, pos: int, n: int) -> int:
+        """Where the ``n`` units before ``pos`` begin (the end of the unit before them)."""
+        j = self._upto(pos) - n
+        return 0 if j <= 0 else self.unit_end(j - 1)
+
+    def unit_bounds(self, start: int, end: int) -> list[int]:
         """Offsets inside ``(start, end)`` where one unit ends (candidate cut points)."""
-        e = self.ends
-        return e[e.searchsorted(start, "right"):e.searchsorted(end, "left")]
+        if end <= start:
+            return []
+        i, j = self._upto(start), self._upto(end - 1)
+        return [self.unit_end(x) for x in range(i, j)]
 
     def needs_check(self, start: int, end: int, estimate: int, limit: int) -> bool:
         """Whether ``estimate`` of the span must be confirmed with a real count."""
@@ -92,13 +155,13 @@ class Measure:
             return True
         if self.unreliable is not None and self.unreliable(self.text, start, end):
             return True
+        t = self.text
         if not self.exact_midword:
-            t = self.text
             if 0 < start < len(t) and t[start - 1] not in SPACE_SET and t[start] not in SPACE_SET:
                 return True
             if 0 < end < len(t) and t[end - 1] not in SPACE_SET and t[end] not in SPACE_SET:
                 return True
-        if not self.exact_trailing_space and 0 < end < len(self.text) and self.text[end - 1] in SPACE_SET:
+        if not self.exact_trailing_space and 0 < end < len(t) and t[end - 1] in SPACE_SET:
             return True
         return False
 
@@ -159,9 +222,7 @@ class WordSizer(Sizer):
         return Measure(text, ends)
 
 
-_GAP = re.compile(r"\n[^\S\n]*\n")
-#: documents are tokenized in segments of at most this many characters (cut at whitespace), in one
-#: batch: faster than one call on a whole book, and memory stays bounded
+#: documents are tokenized in pieces of at most this many characters (cut at whitespace)
 SEGMENT_CHARS = 16384
 
 
@@ -186,30 +247,13 @@ def segment_starts(text: str, max_chars: int = SEGMENT_CHARS) -> tuple[list[int]
                 starts.append(hi)
                 seams.append(hi)
 
-    for m in _GAP.finditer(text):
-        p = m.start()
-        while p > starts[-1] and text[p - 1] in SPACE_SET:
-            p -= 1
+    for p, _ in paragraph_gaps(text):
         if p > starts[-1]:
             cut_long(p)
             if p > starts[-1]:
                 starts.append(p)
     cut_long(len(text))
     return starts, seams
-
-
-def _batch_offsets(tokenizer: Any, text: str, starts: list[int],
-                   add_special_tokens: bool) -> tuple[np.ndarray, np.ndarray, list[Any]]:
-    """Token starts and ends (document offsets) from one ``encode_batch`` over the pieces."""
-    bounds = starts + [len(text)]
-    encs = tokenizer.encode_batch([text[a:b] for a, b in zip(bounds, bounds[1:])],
-                                  add_special_tokens=add_special_tokens)
-    offs = [e.offsets for e in encs]
-    n = sum(map(len, offs))
-    tok_starts = np.fromiter(map(itemgetter(0), chain.from_iterable(offs)), dtype=np.int64, count=n)
-    tok_ends = np.fromiter(map(itemgetter(1), chain.from_iterable(offs)), dtype=np.int64, count=n)
-    shift = np.repeat(np.asarray(starts, dtype=np.int64), [len(o) for o in offs])
-    return tok_starts + shift, tok_ends + shift, encs
 
 
 def _space_mask(text: str) -> np.ndarray:
@@ -223,24 +267,46 @@ _SPACE_CODES = np.array(sorted(map(ord, SPACE_SET)), dtype="<u4")
 
 def _token_ends(text: str, starts: np.ndarray, ends: np.ndarray,
                 space_tokens: bool = True) -> np.ndarray:
-    """Sorted unit ends for tokens at ``[starts, ends)``: a token of only whitespace (a lone
-    ``▁``, a newline token) counts with the token after it, as it would in a chunk that opens
-    with that whitespace; empty tokens are left out. ``space_tokens=False`` says the tokenizer
-    makes no whitespace tokens (it drops whitespace), which skips looking for them."""
-    keep = ends > starts
-    starts, ends = starts[keep], ends[keep]
-    if not len(ends) or not space_tokens:
-        return np.maximum.accumulate(ends) if len(ends) else ends
-    content = np.concatenate(([0], np.cumsum(~_space_mask(text), dtype=np.int64)))
-    blank = content[ends] == content[starts]
-    if blank.any():
-        solid = np.flatnonzero(~blank)
-        nxt = solid.searchsorted(np.flatnonzero(blank))
-        has_next = nxt < len(solid)
-        idx = np.flatnonzero(blank)[has_next]
-        ends = ends.copy()
-        ends[idx] = ends[solid[nxt[has_next]]]
+    """Sorted unit ends for the tokens at ``[starts, ends)`` of ``text``, one per token.
+
+    A token of only whitespace (a lone ``▁``, a newline token) or of no characters at all counts
+    with the token after it, as it does in a chunk that opens with that whitespace.
+    ``space_tokens=False`` says the tokenizer makes no whitespace tokens (it drops whitespace),
+    which skips looking for them."""
+    if not len(ends):
+        return ends
+    ends = np.maximum(ends, 1)
+    if space_tokens or bool((ends <= starts).any()):
+        content = np.concatenate(([0], np.cumsum(~_space_mask(text), dtype=np.int64)))
+        blank = content[np.minimum(ends, len(text))] == content[np.minimum(starts, len(text))]
+        if blank.any():
+            solid = np.flatnonzero(~blank)
+            blank_idx = np.flatnonzero(blank)
+            nxt = solid.searchsorted(blank_idx)
+            has_next = nxt < len(solid)
+            ends = ends.copy()
+            ends[blank_idx[has_next]] = ends[solid[nxt[has_next]]]
     return np.maximum.accumulate(ends)
+
+
+def _piece_ends(piece: str, shift: int, offsets: Sequence[tuple[int, int]],
+                space_tokens: bool) -> list[int]:
+    """Unit ends, in document offsets, of one piece's tokens (see ``_token_ends``)."""
+    if not offsets:
+        return []
+    if not space_tokens:  # a tokenizer that drops whitespace: its offsets only go forward
+        out = [e + shift for _, e in offsets]
+        if out[0] <= shift:  # a zero-width first token counts with the first character
+            out[0] = shift + 1
+        return out
+    st, en = np.asarray(offsets, dtype=np.int64).reshape(-1, 2).T
+    return (_token_ends(piece, st, en) + shift).tolist()
+
+
+def _pieces(text: str) -> tuple[list[int], list[int], list[str]]:
+    starts, seams = segment_starts(text)
+    bounds = starts + [len(text)]
+    return starts, seams, [text[a:b] for a, b in zip(bounds, bounds[1:])]
 
 
 # Pre-tokenizers that cut at whitespace before the model sees the text: a span cut at whitespace
@@ -331,11 +397,16 @@ class HFTokenizerSizer(Sizer):
         return [len(e.ids) for e in self.tokenizer.encode_batch([p + t for t in texts])]
 
     def measure(self, text: str) -> Measure:
-        seg, seams = segment_starts(text)
-        starts, ends, _ = _batch_offsets(self.tokenizer, text, seg, add_special_tokens=False)
-        ends = _token_ends(text, starts, ends, space_tokens=not self._trailing_exact)
-        return Measure(text, ends, overhead=self.overhead, margin=self._margin, exact_midword=False,
-                       exact_trailing_space=self._trailing_exact, checkpoints=tuple(seams))
+        seg, seams, pieces = _pieces(text)
+        encs = self.tokenizer.encode_batch(pieces, add_special_tokens=False)
+        space_tokens = not self._trailing_exact
+
+        def fine(k: int) -> list[int]:
+            return _piece_ends(pieces[k], seg[k], encs[k].offsets, space_tokens)
+
+        return Measure.pieces(text, seg, [len(e) for e in encs], fine, overhead=self.overhead,
+                              margin=self._margin, exact_midword=False,
+                              exact_trailing_space=self._trailing_exact, checkpoints=seams)
 
 
 def stable_tokenizer_hash(tok: Any) -> str:
@@ -391,21 +462,18 @@ class TiktokenSizer(Sizer):
         return [len(t) for t in self.encoding.encode_ordinary_batch(list(texts))]
 
     def measure(self, text: str) -> Measure:
-        seg, seams = segment_starts(text)
-        bounds = seg + [len(text)]
-        all_starts, all_ends = [], []
-        for a, b, ids in zip(bounds, bounds[1:],
-                             self.encoding.encode_ordinary_batch([text[a:b] for a, b in zip(bounds, bounds[1:])])):
-            _, offsets = self.encoding.decode_with_offsets(ids)
-            st = np.asarray(offsets, dtype=np.int64) + a
+        seg, seams, pieces = _pieces(text)
+        all_ids = self.encoding.encode_ordinary_batch(pieces)
+        enc = self.encoding
+
+        def fine(k: int) -> list[int]:
+            _, offsets = enc.decode_with_offsets(all_ids[k])
             # tokens that hold part of one character all end with that character
-            all_starts.append(st)
-            all_ends.append(np.maximum(np.append(st[1:], b), st + 1))
-        starts = np.concatenate(all_starts) if all_starts else np.zeros(0, np.int64)
-        ends = np.concatenate(all_ends) if all_ends else np.zeros(0, np.int64)
-        ends = _token_ends(text, starts, np.maximum.accumulate(ends) if len(ends) else ends)
-        return Measure(text, ends, overhead=0, margin=3, exact_midword=False,
-                       exact_trailing_space=False, checkpoints=tuple(seams))
+            ends = [*offsets[1:], len(pieces[k])]
+            return _piece_ends(pieces[k], seg[k], [(a, max(b, a + 1)) for a, b in zip(offsets, ends)], True)
+
+        return Measure.pieces(text, seg, [len(i) for i in all_ids], fine, overhead=0, margin=3,
+                              exact_midword=False, exact_trailing_space=False, checkpoints=seams)
 
 
 class E5Sizer(Sizer):
@@ -446,17 +514,20 @@ class E5Sizer(Sizer):
         return self.model.token_count(text)
 
     def measure(self, text: str) -> Measure:
-        seg, seams = segment_starts(text)
-        starts, ends, encs = _batch_offsets(self.tokenizer, text, seg, add_special_tokens=True)
-        ends = _token_ends(text, starts, ends)
+        seg, seams, pieces = _pieces(text)
+        encs = self.tokenizer.encode_batch(pieces)
+
+        def fine(k: int) -> list[int]:
+            return _piece_ends(pieces[k], seg[k], encs[k].offsets, True)
+
         # where the rebuild may differ: characters it cannot normalise like the model, and unknown
         # characters (the model counts one token each, the rebuild fuses runs of them)
         cps = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
         marks = np.flatnonzero(np.isin(cps, self._unreliable_codes)).tolist()
-        for a, e in zip(seg, encs):
+        for k, e in enumerate(encs):
             ids = e.ids
             if _E5_UNK in ids:
-                marks += [a + o[0] for i, o in zip(ids, e.offsets) if i == _E5_UNK]
+                marks += [seg[k] + o[0] for i, o in zip(ids, e.offsets) if i == _E5_UNK]
         marks = sorted(marks + seams)
         whole_ok = _nfkc_per_char_agrees(text, self._per_char)
         per_char = self._per_char
@@ -468,8 +539,9 @@ class E5Sizer(Sizer):
                 return False
             return not _nfkc_per_char_agrees(t[a:b], per_char)  # reordered or composed marks?
 
-        return Measure(text, ends, overhead=self.overhead, margin=0, exact_midword=False,
-                       exact_trailing_space=False, unreliable=unreliable)
+        return Measure.pieces(text, seg, [len(e) for e in encs], fine, overhead=self.overhead,
+                              margin=0, exact_midword=False, exact_trailing_space=False,
+                              unreliable=unreliable)
 
 
 _E5_UNK = 3

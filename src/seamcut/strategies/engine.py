@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
 from ..model import Chunk, Document, stable_hash
-from ..text import SPACE, is_blank, paragraph_breaks, sentence_breaks
+from ..text import SPACE, is_blank, paragraph_gaps, sentence_breaks
 from ..text.space import SPACE_SET
 from ..tokens import Measure, Sizer, load_sizer, unit_sizer
 from .config import SizeConfig
@@ -65,12 +65,8 @@ def _sentence_cuts(text: str, a: int, b: int, language: str | None = None) -> li
 
 
 def _paragraph_cuts(text: str, a: int, b: int, language: str | None = None) -> list[int]:
-    out = []
-    for p in paragraph_breaks(text[a:b]):
-        c = _space_start(text, a + p, a)
-        if a < c < b:
-            out.append(c)
-    return out
+    # at the end of each paragraph, where the blank-line gap starts
+    return [a + end for end, _ in paragraph_gaps(text[a:b]) if 0 < end < b - a]
 
 
 PARAGRAPH = Level("paragraph", _paragraph_cuts)
@@ -126,12 +122,11 @@ class Budget:
 
     def fits(self, a: int, b: int) -> bool:
         """Whether ``text[a:b]`` fits by estimate, ``reserve`` units kept free."""
-        first = True
-        for _, m, lim in self.limits:
-            if m.count(a, b) > (lim - self.reserve if first else lim):
-                return False
-            first = False
-        return True
+        limits = self.limits
+        _, m, lim = limits[0]
+        if m.count(a, b) > lim - self.reserve:
+            return False
+        return all(m.count(a, b) <= lim for _, m, lim in limits[1:])
 
     def max_end(self, a: int) -> int:
         """The farthest end, cut at a unit boundary, at which ``text[a:end]`` fits by estimate."""
@@ -258,7 +253,7 @@ def merge(budget: Budget, pieces: list[Piece], barrier: Barrier) -> list[tuple[i
 def _shrink(budget: Budget, a: int, b: int) -> int:
     """The farthest cut in ``(a, b)`` at which ``[a, cut)`` fits for real: at a word boundary or
     a unit boundary where one fits, else at a character (``a + 1`` at the least)."""
-    bounds = budget.unit_measure.unit_bounds(a, b).tolist()
+    bounds = budget.unit_measure.unit_bounds(a, b)
     ws = [m.start() for m in _RUN_START.finditer(budget.text, a, b)]
     for c in sorted({w for w in ws if a < w < b} | set(bounds), reverse=True):
         if budget.confirm(a, c):
@@ -310,13 +305,11 @@ def add_overlap(budget: Budget, spans: list[tuple[int, int]], overlap: int) -> l
     if overlap <= 0 or len(spans) < 2:
         return spans
     text = budget.text
-    ends = budget.unit_measure.ends
+    measure = budget.unit_measure
     out = [spans[0]]
     for s, e in spans[1:]:
         ps = out[-1][0]
-        i = int(ends.searchsorted(s, "right"))  # units ending at or before s: [0, i)
-        j = i - overlap
-        target = max(0 if j <= 0 else int(ends[j - 1]), ps)
+        target = max(measure.back(s, overlap), ps)
         start = s
         for cand in chain(_cuts_near(text, target, ps, s), (target,)):
             if ps < cand < s and budget.fits(cand, e) and budget.confirm(cand, e):
@@ -334,7 +327,7 @@ def build_chunks(doc: Document, spans: Sequence[tuple[int, int]], budget: Budget
     for a, b in spans:
         body = text[a:b]
         out.append(Chunk(
-            id=stable_hash(doc.id, a, b, fingerprint, stable_hash(body)),
+            id=stable_hash(doc.id, a, b, fingerprint, body),
             doc_id=doc.id, source=doc.source, start=a, end=b, context="", text=body,
             tokens=budget.tokens(a, b), pages=doc.pages_of(a, b), language=doc.language,
             strategy=strategy, metadata={**doc.metadata, "config": fingerprint}))

@@ -28,6 +28,7 @@ characters after it, so the cost is linear in the text length.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .abbreviations import (
     ABBREVIATIONS,
@@ -179,6 +180,13 @@ def _devanagari_hint(language: str | None) -> bool | None:
     return base in _DEVANAGARI_LANGUAGES
 
 
+@lru_cache(maxsize=8)
+def paragraph_gaps(text: str) -> tuple[tuple[int, int], ...]:
+    """(end of the paragraph before, start of the next) for each blank-line gap, in code points.
+    Cached for the last few texts: the chunker and the tokenizer both ask for a document's."""
+    return tuple(_gaps(text))
+
+
 def _gaps(text: str) -> list[tuple[int, int]]:
     """(end of previous paragraph, start of next) for each blank-line gap."""
     n = len(text)
@@ -241,7 +249,7 @@ def sentence_breaks(text: str, language: str | None = None) -> list[int]:
 def paragraph_breaks(text: str) -> list[int]:
     """Offsets (code-point indices) where each paragraph after the first starts:
     the first non-whitespace character after a blank-line gap."""
-    return [start for _, start in _gaps(text)]
+    return [start for _, start in paragraph_gaps(text)]
 
 
 def _spans(text: str, cuts: list[int]) -> list[tuple[int, int]]:
