@@ -101,9 +101,17 @@ class Measure:
                 got = self._cum[k]
             else:
                 k = max(k, 0)
-                got = self._cum[k] + bisect_right(self._fine.get(k) or self._piece(k), p)
+                got = self._cum[k] + self._count_in(k, p)
             self._memo[p] = got
         return got
+
+    def _count_in(self, k: int, p: int) -> int:
+        """Units of piece ``k`` that end at or before ``p`` (a point inside the piece)."""
+        return bisect_right(self._fine.get(k) or self._piece(k), p)
+
+    def _end_in(self, k: int, i: int) -> int:
+        """Where unit ``i`` of piece ``k`` ends."""
+        return self._piece(k)[i]
 
     @property
     def units(self) -> int:
@@ -120,7 +128,7 @@ class Measure:
         if j >= self._cum[-1]:
             return len(self.text)
         k = bisect_right(self._cum, j) - 1
-        return self._piece(k)[j - self._cum[k]]
+        return self._end_in(k, j - self._cum[k])
 
     def count(self, start: int, end: int) -> int:
         """Estimated units in ``text[start:end]`` counted on its own, overhead included."""
@@ -164,6 +172,39 @@ class Measure:
         if not self.exact_trailing_space and 0 < end < len(t) and t[end - 1] in SPACE_SET:
             return True
         return False
+
+
+class _EncodingMeasure(Measure):
+    """A measure in pieces that asks each piece's ``tokenizers.Encoding`` directly
+    (``char_to_token``, ``token_to_chars``: constant time, no offset lists), for tokenizers whose
+    tokens' own offsets are the unit ends (they make no whitespace tokens)."""
+
+    def __init__(self, text: str, starts: list[int], encodings: Sequence[Any],
+                 **options: Any) -> None:
+        super().__init__(text, **options)
+        self._starts = list(starts)
+        self._cum = [0, *np.cumsum([len(e) for e in encodings], dtype=np.int64).tolist()]
+        self._encs = encodings
+        self._fine = {}
+
+    def _count_in(self, k: int, p: int) -> int:
+        enc, q = self._encs[k], p - self._starts[k]
+        while q > 0:  # the token holding the character before p, skipping whitespace
+            t = enc.char_to_token(q - 1)
+            if t is not None:
+                return t + 1 if enc.token_to_chars(t)[1] <= q else t
+            q -= 1
+        return 0
+
+    def _end_in(self, k: int, i: int) -> int:
+        return self._starts[k] + max(self._encs[k].token_to_chars(i)[1], 1)
+
+    def _piece(self, k: int) -> list[int]:
+        got = self._fine.get(k)
+        if got is None:
+            a = self._starts[k]
+            got = self._fine[k] = [a + max(e, 1) for _, e in self._encs[k].offsets]
+        return got
 
 
 class Sizer(ABC):
@@ -400,6 +441,10 @@ class HFTokenizerSizer(Sizer):
         seg, seams, pieces = _pieces(text)
         encs = self.tokenizer.encode_batch(pieces, add_special_tokens=False)
         space_tokens = not self._trailing_exact
+        if not space_tokens:
+            return _EncodingMeasure(text, seg, encs, overhead=self.overhead, margin=self._margin,
+                                    exact_midword=False, exact_trailing_space=True,
+                                    checkpoints=seams)
 
         def fine(k: int) -> list[int]:
             return _piece_ends(pieces[k], seg[k], encs[k].offsets, space_tokens)

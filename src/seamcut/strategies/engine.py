@@ -69,8 +69,24 @@ def _paragraph_cuts(text: str, a: int, b: int, language: str | None = None) -> l
     return [a + end for end, _ in paragraph_gaps(text[a:b]) if 0 < end < b - a]
 
 
+_newline_cuts = _regex_cuts(r"\n")
+_LINE_END = frozenset(".?!:;।॥|。！？…\"')]}»”’*-|")
+
+
+def _line_cuts(text: str, a: int, b: int, language: str | None = None) -> list[int]:
+    """Line breaks, unless the text is hard-wrapped prose (most lines long and ending mid-
+    sentence, as in e-texts and e-mails wrapped at 70 columns): there a line break is only a
+    space, and cutting there would cut sentences."""
+    lines = text[a:b].split("\n")[:-1]
+    if len(lines) >= 3:
+        mid = sum(1 for ln in lines if len(ln) > 40 and ln.rstrip()[-1:] not in _LINE_END)
+        if mid * 2 >= len(lines):
+            return []
+    return _newline_cuts(text, a, b, language)
+
+
 PARAGRAPH = Level("paragraph", _paragraph_cuts)
-LINE = Level("line", _regex_cuts(r"\n"))
+LINE = Level("line", _line_cuts)
 SENTENCE = Level("sentence", _sentence_cuts)
 CLAUSE = Level("clause", _regex_cuts(
     f"(?<=[,;:\u060c\u3001\uff0c\uff1b\uff1a])[{SPACE}]|[{SPACE}][-\u2013\u2014][{SPACE}]"))
@@ -312,7 +328,7 @@ def add_overlap(budget: Budget, spans: list[tuple[int, int]], overlap: int) -> l
         target = max(measure.back(s, overlap), ps)
         start = s
         for cand in chain(_cuts_near(text, target, ps, s), (target,)):
-            if ps < cand < s and budget.fits(cand, e) and budget.confirm(cand, e):
+            if ps < cand < s and budget.confirm(cand, e):
                 start = cand
                 break
         out.append((start, e))
