@@ -114,10 +114,6 @@ class Measure:
         return self._piece(k)[i]
 
     @property
-    def units(self) -> int:
-        return self._cum[-1]
-
-    @property
     def ends(self) -> np.ndarray:
         """Every unit's end, in order."""
         return np.asarray([e for k in range(len(self._starts)) for e in self._piece(k)],
@@ -243,7 +239,24 @@ class CharSizer(Sizer):
         return len(text)
 
     def measure(self, text: str) -> Measure:
-        return Measure(text, np.arange(1, len(text) + 1, dtype=np.int64))
+        return _CharMeasure(text)
+
+
+class _CharMeasure(Measure):
+    """Every character is a unit: unit ``j`` ends at ``j + 1``; nothing is stored."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self._cum = [0, len(text)]
+
+    def _count_in(self, k: int, p: int) -> int:
+        return min(max(p, 0), len(self.text))
+
+    def _end_in(self, k: int, i: int) -> int:
+        return i + 1
+
+    def _piece(self, k: int) -> list[int]:
+        return list(range(1, len(self.text) + 1))
 
 
 _WORD = re.compile(r"\S+")
@@ -330,16 +343,10 @@ def _token_ends(text: str, starts: np.ndarray, ends: np.ndarray,
     return np.maximum.accumulate(ends)
 
 
-def _piece_ends(piece: str, shift: int, offsets: Sequence[tuple[int, int]],
-                space_tokens: bool) -> list[int]:
+def _piece_ends(piece: str, shift: int, offsets: Sequence[tuple[int, int]]) -> list[int]:
     """Unit ends, in document offsets, of one piece's tokens (see ``_token_ends``)."""
     if not offsets:
         return []
-    if not space_tokens:  # a tokenizer that drops whitespace: its offsets only go forward
-        out = [e + shift for _, e in offsets]
-        if out[0] <= shift:  # a zero-width first token counts with the first character
-            out[0] = shift + 1
-        return out
     st, en = np.asarray(offsets, dtype=np.int64).reshape(-1, 2).T
     return (_token_ends(piece, st, en) + shift).tolist()
 
@@ -440,14 +447,13 @@ class HFTokenizerSizer(Sizer):
     def measure(self, text: str) -> Measure:
         seg, seams, pieces = _pieces(text)
         encs = self.tokenizer.encode_batch(pieces, add_special_tokens=False)
-        space_tokens = not self._trailing_exact
-        if not space_tokens:
+        if self._trailing_exact:  # no whitespace tokens: each token's own offsets serve
             return _EncodingMeasure(text, seg, encs, overhead=self.overhead, margin=self._margin,
                                     exact_midword=False, exact_trailing_space=True,
                                     checkpoints=seams)
 
         def fine(k: int) -> list[int]:
-            return _piece_ends(pieces[k], seg[k], encs[k].offsets, space_tokens)
+            return _piece_ends(pieces[k], seg[k], encs[k].offsets)
 
         return Measure.pieces(text, seg, [len(e) for e in encs], fine, overhead=self.overhead,
                               margin=self._margin, exact_midword=False,
@@ -515,7 +521,7 @@ class TiktokenSizer(Sizer):
             _, offsets = enc.decode_with_offsets(all_ids[k])
             # tokens that hold part of one character all end with that character
             ends = [*offsets[1:], len(pieces[k])]
-            return _piece_ends(pieces[k], seg[k], [(a, max(b, a + 1)) for a, b in zip(offsets, ends)], True)
+            return _piece_ends(pieces[k], seg[k], [(a, max(b, a + 1)) for a, b in zip(offsets, ends)])
 
         return Measure.pieces(text, seg, [len(i) for i in all_ids], fine, overhead=0, margin=3,
                               exact_midword=False, exact_trailing_space=False, checkpoints=seams)
@@ -563,7 +569,7 @@ class E5Sizer(Sizer):
         encs = self.tokenizer.encode_batch(pieces)
 
         def fine(k: int) -> list[int]:
-            return _piece_ends(pieces[k], seg[k], encs[k].offsets, True)
+            return _piece_ends(pieces[k], seg[k], encs[k].offsets)
 
         # where the rebuild may differ: characters it cannot normalise like the model, and unknown
         # characters (the model counts one token each, the rebuild fuses runs of them)
