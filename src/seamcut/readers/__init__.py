@@ -1,50 +1,127 @@
-"""Readers: one per format, each turning a file into a ``Document``."""
+"""Readers: one per format, each turning a file into a ``Document``.
+
+``read`` chooses the reader by content (magic bytes), not by the file name alone: a PDF called
+``notes.txt`` is read as a PDF. Names only tell apart formats that are all plain text (Markdown,
+HTML, text). Every document gets language labels (``seamcut.language``).
+"""
 from __future__ import annotations
 
+import zipfile
 from pathlib import Path
-from typing import Iterator
+from typing import Iterator, Mapping, Any
 
 from ..errors import InputError
-from ..model import Document
-from .text import read_text
+from ..language import label
+from ..model import Document, Element
+from ..text import paragraph_spans
+from .markdown import read_markdown
+from .text import decode, read_text
 
-#: file name endings read as text (the document text is the file's content)
-TEXT_SUFFIXES = (".txt", ".text", ".md", ".markdown")
+#: file name endings a folder walk picks up
+SUFFIXES = (".txt", ".text", ".md", ".markdown", ".html", ".htm", ".pdf", ".docx",
+            ".png", ".jpg", ".jpeg", ".tif", ".tiff")
+TEXT_SUFFIXES = SUFFIXES  # kept for callers of the first version
 
-_MAGIC = ((b"%PDF", "a PDF"), (b"PK\x03\x04", "a ZIP container (DOCX, XLSX, ...)"),
-          (b"\x89PNG", "a PNG image"), (b"\xff\xd8\xff", "a JPEG image"), (b"GIF8", "a GIF image"))
+_IMAGES = ((b"\x89PNG\r\n\x1a\n", "PNG"), (b"\xff\xd8\xff", "JPEG"), (b"II*\x00", "TIFF"),
+           (b"MM\x00*", "TIFF"))
+_REFUSED = ((b"\xd0\xcf\x11\xe0", "a legacy Office (OLE) file such as .doc; save it as .docx"),
+            (b"GIF8", "a GIF image; convert it to PNG for OCR"),
+            (b"\x1f\x8b", "a gzip archive; unpack it first"),
+            (b"7z\xbc\xaf", "a 7-Zip archive; unpack it first"),
+            (b"Rar!", "a RAR archive; unpack it first"))
 
 
-def read(path: str | Path, encoding: str | None = None) -> Document:
-    """Read one file into a ``Document``, choosing the reader by content, not by name alone."""
+def sniff(path: Path, head: bytes) -> str:
+    """The format of a file from its first bytes (and, for plain text, its name): one of
+    ``pdf``, ``docx``, ``image``, ``html``, ``markdown``, ``text``."""
+    if head.startswith(b"%PDF") or b"%PDF-" in head[:1024]:
+        return "pdf"
+    if head.startswith(b"PK\x03\x04"):
+        try:
+            with zipfile.ZipFile(path) as z:
+                if "word/document.xml" in z.namelist():
+                    return "docx"
+        except zipfile.BadZipFile:
+            raise InputError(path, "a damaged ZIP container (not a readable .docx)") from None
+        raise InputError(path, "a ZIP archive, not a Word document; unpack it first")
+    for magic, _ in _IMAGES:
+        if head.startswith(magic):
+            return "image"
+    for magic, why in _REFUSED:
+        if head.startswith(magic):
+            raise InputError(path, f"is {why}")
+    lowered = head.lstrip(b"\xef\xbb\xbf \t\r\n").lower()
+    suffix = path.suffix.lower()
+    if lowered.startswith((b"<!doctype html", b"<html")) or (suffix in (".html", ".htm")
+                                                              and lowered.startswith(b"<")):
+        return "html"
+    if suffix in (".md", ".markdown"):
+        return "markdown"
+    return "text"
+
+
+def read(path: str | Path, *, encoding: str | None = None, ocr: str = "auto",
+         languages: list[str] | None = None, password: str | None = None,
+         fields: Mapping[str, Any] | None = None) -> Document:
+    """Read one file into a ``Document`` with elements and language labels.
+
+    ``ocr`` (PDF): ``auto`` OCRs pages without a usable text layer, ``always`` every page,
+    ``never`` none. ``languages``: OCR languages (en, hi, mr; None: detected). ``password``:
+    for an encrypted PDF. ``fields`` (e.g. from a catalog) go on the document's metadata; a
+    ``language`` field there is taken as the document's language.
+    """
     p = Path(path)
     if p.is_dir():
-        raise InputError(p, "is a directory holding no .txt or .md files to read")
+        raise InputError(p, "is a directory holding no files seamcut reads")
     try:
         with p.open("rb") as fh:
-            head = fh.read(8)
+            head = fh.read(8192)
     except FileNotFoundError:
         raise InputError(p, "no such file") from None
     except OSError as exc:
         raise InputError(p, exc.strerror or str(exc)) from None
-    for magic, what in _MAGIC:
-        if head.startswith(magic):
-            raise InputError(p, f"is {what}; this version of seamcut reads plain text and Markdown")
-    return read_text(p, encoding)
+    if not head:
+        raise InputError(p, "empty file (no text)")
+    kind = sniff(p, head)
+    if kind == "pdf":
+        from .pdf import read_pdf
+        doc = read_pdf(p, ocr=ocr, languages=languages, password=password)
+    elif kind == "docx":
+        from .docx import read_docx
+        doc = read_docx(p)
+    elif kind == "image":
+        from .ocr import read_image
+        doc = read_image(p, languages=languages)
+    elif kind == "html":
+        from .html import read_html
+        doc = read_html(p, encoding)
+    elif kind == "markdown":
+        doc = read_markdown(p, encoding)
+    else:
+        doc = read_text(p, encoding)
+        doc = Document(text=doc.text, source=doc.source, metadata=doc.metadata, elements=tuple(
+            Element("paragraph", a, b) for a, b in paragraph_spans(doc.text)))
+    if fields:
+        import dataclasses
+        doc = dataclasses.replace(doc, metadata={**doc.metadata, **fields},
+                                  language=fields.get("language") or doc.language)
+    return label(doc)
 
 
 def expand(paths: list[str | Path]) -> Iterator[Path]:
-    """The files named by ``paths``: a folder gives its text and Markdown files, recursively and
-    sorted; a path that does not exist is passed on (reading it reports the error)."""
+    """The files named by ``paths``: a folder gives the files in it that seamcut reads
+    (recursively, sorted, hidden ones left out); other paths are passed on as they are (reading
+    reports a missing file)."""
     for raw in paths:
         p = Path(raw)
         if p.is_dir():
-            found = sorted(f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in TEXT_SUFFIXES)
+            found = sorted(f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in SUFFIXES
+                           and not any(part.startswith(".") for part in f.relative_to(p).parts))
             if not found:
-                yield p  # reading it reports "is a directory" with no files to take
+                yield p  # reading it reports a folder with nothing to read
             yield from found
         else:
             yield p
 
 
-__all__ = ["read", "read_text", "expand", "TEXT_SUFFIXES"]
+__all__ = ["read", "read_text", "read_markdown", "expand", "sniff", "SUFFIXES", "decode"]
