@@ -27,10 +27,12 @@ def test_chunk_example_folder_writes_every_field(tmp_path):
     assert rows and all(set(row) == FIELDS for row in rows)
     by_source: dict[str, str] = {}
     for row in rows:
+        if Path(row["source"]).suffix not in (".txt", ".md"):
+            continue
         text = by_source.setdefault(row["source"], Path(row["source"]).read_text(encoding="utf-8"))
         assert text[row["start"]:row["end"]] == row["text"]  # offsets are file offsets
         assert row["tokens"] <= 300 and row["strategy"] == "recursive"
-    assert "cotton-pest-guide.md" in r.stderr  # the summary table
+    assert "helpline" in r.stderr  # the summary table
 
 
 def test_bad_inputs_are_named_and_the_rest_still_chunked(tmp_path):

@@ -167,3 +167,16 @@ def test_read_command_prints_elements(tmp_path):
     r = subprocess.run([sys.executable, "-m", "seamcut.cli", "read", str(f)],
                        capture_output=True, text=True, env=env, timeout=120)
     assert "| Whitefly | 2 ml per litre | 7 days |" in r.stdout and "## Pests" in r.stdout
+
+
+def test_chunks_carry_heading_path_and_language_of_their_elements(tmp_path):
+    f = tmp_path / "manual.md"
+    f.write_text(MARKDOWN + "\n## सलाह\n\nछिड़काव शाम के समय करें और दस दिन बाद फिर से खेत देखें। "
+                 "कृषि विभाग से सलाह लें।\n", encoding="utf-8")
+    chunks = seamcut.chunk(read(f), size=24, overlap=0)
+    by_text = {c.body.strip().splitlines()[0]: c for c in chunks}
+    dose = next(c for c in chunks if "Whitefly" in c.body)
+    assert dose.heading_path[:2] == ("Cotton manual (made up)", "Pests")
+    hindi = next(c for c in chunks if "छिड़काव" in c.body)
+    assert hindi.language == "hi" and hindi.heading_path[-1] == "सलाह"
+    assert by_text  # every chunk has a first line

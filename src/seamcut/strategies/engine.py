@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
 from ..model import Chunk, Document, stable_hash
+from ..outline import Outline
 from ..text import SPACE, is_blank, paragraph_gaps, sentence_breaks
 from ..text.space import SPACE_SET
 from ..tokens import Measure, Sizer, load_sizer, unit_sizer
@@ -337,14 +338,20 @@ def add_overlap(budget: Budget, spans: list[tuple[int, int]], overlap: int) -> l
 
 def build_chunks(doc: Document, spans: Sequence[tuple[int, int]], budget: Budget, strategy: str,
                  fingerprint: str) -> list[Chunk]:
-    """Chunks for document spans: plain strategies put no context in front of the body."""
+    """Chunks for document spans: plain strategies put no context in front of the body. Each
+    chunk gets the heading path where its first word stands and the language of most of it."""
     text = doc.text
+    outline = Outline(doc) if doc.elements else None
+    meta = {**doc.metadata, "config": fingerprint}
     out = []
     for a, b in spans:
         body = text[a:b]
+        first = b - len(body.lstrip())  # where the chunk's first word is
         out.append(Chunk(
             id=stable_hash(doc.id, a, b, fingerprint, body),
             doc_id=doc.id, source=doc.source, start=a, end=b, context="", text=body,
-            tokens=budget.tokens(a, b), pages=doc.pages_of(a, b), language=doc.language,
-            strategy=strategy, metadata={**doc.metadata, "config": fingerprint}))
+            tokens=budget.tokens(a, b), pages=doc.pages_of(a, b),
+            heading_path=outline.path_at(first) if outline else (),
+            language=outline.language_of(a, b) if outline else doc.language,
+            strategy=strategy, metadata=meta))
     return out
