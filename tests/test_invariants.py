@@ -36,9 +36,12 @@ TOKENIZERS = {
 }
 
 
-def check_invariants(text: str, strategy: str, size: int, overlap: int, unit: str,
+def check_invariants(text, strategy: str, size: int, overlap: int, unit: str,
                      tokenizer: str | None) -> list[seamcut.Chunk]:
-    chunks = seamcut.chunk(text, strategy=strategy, size=size, overlap=overlap, unit=unit,
+    doc = text if isinstance(text, seamcut.Document) else None
+    text = doc.text if doc else text
+    source = doc or text
+    chunks = seamcut.chunk(source, strategy=strategy, size=size, overlap=overlap, unit=unit,
                            tokenizer=tokenizer)
     token_sizer = load_sizer(tokenizer)
     limit_sizer = token_sizer if unit == "tokens" else unit_sizer(unit)
@@ -61,7 +64,7 @@ def check_invariants(text: str, strategy: str, size: int, overlap: int, unit: st
         if overlap == 0:
             assert a.end <= b.start, "text repeated without overlap"
     assert is_blank(text, 0, chunks[0].start) and is_blank(text, chunks[-1].end)
-    again = seamcut.chunk(text, strategy=strategy, size=size, overlap=overlap, unit=unit,
+    again = seamcut.chunk(source, strategy=strategy, size=size, overlap=overlap, unit=unit,
                           tokenizer=tokenizer)
     assert [(c.id, c.start, c.end) for c in again] == [(c.id, c.start, c.end) for c in chunks]
     assert len({c.id for c in chunks}) == len(chunks)

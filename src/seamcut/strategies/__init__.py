@@ -4,9 +4,10 @@ from __future__ import annotations
 from typing import Callable
 
 from ..model import Chunk, Document
-from .config import RecursiveConfig, SizeConfig
+from .config import RecursiveConfig, SizeConfig, StructureConfig
 from .fixed import fixed
 from .recursive import paragraph, recursive, sentence
+from .structure import structure
 
 Strategy = Callable[[Document, SizeConfig], list[Chunk]]
 
@@ -16,7 +17,8 @@ REGISTRY: dict[str, tuple[Strategy, type[SizeConfig]]] = {
     "sentence": (sentence, SizeConfig),
     "paragraph": (paragraph, SizeConfig),
     "recursive": (recursive, RecursiveConfig),
+    "structure": (structure, StructureConfig),
 }
 
-__all__ = ["REGISTRY", "Strategy", "SizeConfig", "RecursiveConfig", "fixed", "sentence",
-           "paragraph", "recursive"]
+__all__ = ["REGISTRY", "Strategy", "SizeConfig", "RecursiveConfig", "StructureConfig", "fixed",
+           "sentence", "paragraph", "recursive", "structure"]

@@ -55,3 +55,17 @@ class RecursiveConfig(SizeConfig):
     """
 
     within_paragraph: bool = False
+
+
+@dataclass(frozen=True)
+class StructureConfig(SizeConfig):
+    """Options of the structure strategy.
+
+    merge_siblings: when True, small neighbouring sections under the same parent heading share a
+        chunk up to the limit (each keeps its own heading in the body); default False: a new chunk
+        at every heading.
+    path_separator: what joins the heading path put in front of every chunk (default " / ").
+    """
+
+    merge_siblings: bool = False
+    path_separator: str = " / "

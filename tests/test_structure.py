@@ -1,0 +1,125 @@
+"""The structure strategy: headings, tables and lists, on Markdown documents made at random and
+on the guide's cases."""
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import seamcut
+from seamcut.model import Document
+from seamcut.readers.markdown import markdown_elements
+
+from .test_invariants import TOKENIZERS, check_invariants
+
+SETTINGS = settings(max_examples=int(os.environ.get("SEAMCUT_EXAMPLES", "25")), deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+WORDS = st.sampled_from("cotton whitefly aphid spray litre dose evening seven days the of and "
+                        "कपास सफेद मक्खी दवा संत्रा फवारणी 2 ml 3.5 approx. Dr. No. 11".split())
+
+
+def sentence(draw) -> str:
+    words = draw(st.lists(WORDS, min_size=1, max_size=30))
+    return " ".join(words).capitalize() + draw(st.sampled_from([".", "।", "?", ":"]))
+
+
+@st.composite
+def markdown_docs(draw) -> str:
+    parts = []
+    if draw(st.booleans()):
+        parts.append("# " + sentence(draw))
+    for _ in range(draw(st.integers(1, 8))):
+        kind = draw(st.sampled_from(["heading", "para", "para", "table", "list"]))
+        if kind == "heading":
+            parts.append("#" * draw(st.integers(2, 4)) + " " + sentence(draw).rstrip(".।?:"))
+        elif kind == "para":
+            parts.append(" ".join(sentence(draw) for _ in range(draw(st.integers(1, 12)))))
+        elif kind == "table":
+            cols = draw(st.integers(2, 4))
+            head = "| " + " | ".join(f"H{i}" for i in range(cols)) + " |"
+            rows = [head, "|" + "---|" * cols]
+            for _ in range(draw(st.integers(1, 25))):
+                rows.append("| " + " | ".join(" ".join(draw(st.lists(WORDS, min_size=1, max_size=4)))
+                                              for _ in range(cols)) + " |")
+            parts.append("\n".join(rows))
+        else:
+            lead = sentence(draw)
+            parts.append(lead.rstrip(".।?:") + ":\n\n" + "\n".join(
+                f"{i}. {sentence(draw)}" for i in range(1, draw(st.integers(2, 15)))))
+    return "\n\n".join(parts) + "\n"
+
+
+def doc_of(text: str) -> Document:
+    return Document(text=text, source="random.md", elements=markdown_elements(text))
+
+
+@SETTINGS
+@given(text=markdown_docs(), size=st.integers(40, 200), tok=st.sampled_from(["default", "minilm"]),
+       overlap=st.sampled_from([0, 10]))
+def test_structure_invariants_on_random_markdown(text, size, tok, overlap):
+    doc = doc_of(text)
+    chunks = check_invariants(doc, "structure", size, overlap, "tokens", TOKENIZERS[tok])
+    for c in chunks:
+        # two sections never share a chunk: a heading inside a chunk has only headings before it
+        seen_text = False
+        for e in doc.elements:
+            if e.start < c.start or e.end > c.end:
+                continue
+            if e.kind in ("title", "heading"):
+                assert not seen_text, (c.body, e)
+            else:
+                seen_text = True
+        assert c.context.endswith("\n") or not c.context
+
+
+CONTEXT_TABLE = "\n".join(["# Cotton manual", "", "## Pests", "", "| Pest | Dose | Repeat |",
+                           "|---|---|---|"] + [f"| Pest{i} | {i} ml per litre | {i} days |"
+                                               for i in range(1, 40)]) + "\n"
+
+
+def test_long_table_comes_out_as_row_groups_each_with_the_header():
+    chunks = seamcut.chunk(doc_of(CONTEXT_TABLE), strategy="structure", size=80, overlap=0)
+    assert len(chunks) > 3
+    for c in chunks:
+        assert c.text.startswith("Cotton manual / Pests\n")
+        assert "| Pest | Dose | Repeat |" in c.text  # in the body of the first, the context of the rest
+        assert c.tokens <= 80
+    assert all(c.context.endswith("| Pest | Dose | Repeat |\n") for c in chunks[1:])
+
+
+def test_table_that_fits_stays_whole_with_its_advice():
+    text = ("# Cotton manual\n\n## Pests\n\n| Pest | Dose |\n|---|---|\n| Whitefly | 2 ml per litre |\n"
+            "| Aphid | 3 ml per litre |\n\nSpray in the evening and wait seven days.\n\n## Sowing\n\nSow in June.\n")
+    chunks = seamcut.chunk(doc_of(text), strategy="structure", size=120, overlap=0)
+    assert len(chunks) == 2
+    assert "| Whitefly | 2 ml per litre |" in chunks[0].body and "Spray in the evening" in chunks[0].body
+    assert chunks[0].heading_path == ("Cotton manual", "Pests")
+    assert chunks[1].text.startswith("Cotton manual / Sowing\n") and "Sow in June." in chunks[1].body
+
+
+def test_long_list_is_split_between_items_with_its_lead_in():
+    items = "\n".join(f"{i}. Bring document number {i} with a signed copy of the form" for i in range(1, 30))
+    text = "## Scheme\n\nDocuments needed to apply:\n\n" + items + "\n"
+    chunks = seamcut.chunk(doc_of(text), strategy="structure", size=70, overlap=0)
+    assert len(chunks) > 2
+    for c in chunks[1:]:
+        assert c.context == "Scheme\nDocuments needed to apply:\n"
+        assert c.body.strip()[0].isdigit()  # starts at an item
+    short = "## Scheme\n\nDocuments needed to apply:\n\n1. Aadhaar card\n2. Bank passbook\n3. Land record\n"
+    chunks = seamcut.chunk(doc_of(short), strategy="structure", size=70, overlap=0)
+    assert len(chunks) == 1 and "3. Land record" in chunks[0].body
+
+
+def test_plain_text_degrades_to_paragraphs():
+    text = "First paragraph about cotton.\n\nSecond paragraph about soybean.\n"
+    chunks = seamcut.chunk(text, strategy="structure", size=100, overlap=0)
+    assert len(chunks) == 1 and chunks[0].context == ""
+
+
+def test_merge_siblings_joins_small_sections():
+    text = "# Manual\n\n## A\n\nShort a.\n\n## B\n\nShort b.\n\n## C\n\nShort c.\n"
+    assert len(seamcut.chunk(doc_of(text), strategy="structure", size=100, overlap=0)) == 3
+    merged = seamcut.chunk(doc_of(text), strategy="structure", size=100, overlap=0, merge_siblings=True)
+    assert len(merged) == 1 and merged[0].context == "Manual\n"
