@@ -160,6 +160,9 @@ class _Packer:
             return
         text = self.doc.text
         header_ctx = context + "\n".join(text[a:b] for a, b in rows[:header_rows]) + "\n"
+        if self.cost(header_ctx) > self.cfg.size * 3 // 4:  # a header too big to repeat
+            self.split_text(block.start, block.end, context)
+            return
         body_rows = rows[header_rows:]
         start, ctx, i = block.start, context, 0
         while i < len(body_rows):
@@ -175,6 +178,8 @@ class _Packer:
 
     def listing(self, block: _Block, context: str) -> None:
         ctx = context + (block.lead_in + "\n" if block.lead_in else "")
+        if self.cost(ctx) > self.cfg.size // 2:  # a lead-in too long to repeat
+            ctx = context
         items = block.elements
         start, i = block.start, 0
         while i < len(items):
@@ -237,7 +242,7 @@ def structure(document: Document | str, config: SizeConfig = StructureConfig()) 
         sections = _merge_siblings(sections, packer, cfg)
     pos = 0
     for n, sec in enumerate(sections):
-        context = cfg.path_separator.join(sec.path) + "\n" if sec.path else ""
+        context = _context(sec.path, cfg, packer)
         start = pos if n else 0
         packer.path = sec.path
         packer.section(sec, context, start)
@@ -255,6 +260,30 @@ def structure(document: Document | str, config: SizeConfig = StructureConfig()) 
             pages=doc.pages_of(a, b), heading_path=path,
             language=outline.language_of(a, b), strategy="structure", metadata=meta))
     return chunks
+
+
+def _context(path: tuple[str, ...], cfg: StructureConfig, packer: _Packer) -> str:
+    """The heading path put on top of a section's chunks, at most half the size: where the full
+    path is longer, the headings nearest the section are kept (a long heading is cut at a word,
+    with "…"); the headings themselves stay whole in the chunks' bodies."""
+    if not path:
+        return ""
+    room = cfg.size // 2
+    full = cfg.path_separator.join(path) + "\n"
+    if packer.cost(full) <= room:
+        return full
+    kept: list[str] = []
+    for heading in reversed(path):
+        trial = cfg.path_separator.join([heading, *kept]) + "\n"
+        if packer.cost(trial) > room:
+            break
+        kept.insert(0, heading)
+    if kept:
+        return "… " + cfg.path_separator.join(kept) + "\n"
+    words = path[-1].split()
+    while words and packer.cost(" ".join(words) + " …\n") > room:
+        words = words[:max(1, len(words) // 2)] if len(words) > 1 else []
+    return (" ".join(words) + " …\n") if words else ""
 
 
 def _merge_siblings(sections: list[_Section], packer: _Packer,
