@@ -1,0 +1,326 @@
+#!/usr/bin/env python
+"""Build the made-up helpline example corpus: examples/helpline-src/* -> examples/helpline/*.pdf.
+
+Everything in the corpus is MADE UP (doses, dates, schemes); it imitates the farmer helpline of
+the chunking guide so that seamcut can be run and evaluated on realistic PDFs.
+
+Run:  .venv/bin/python scripts/make_helpline.py     (re-runnable; rewrites every output)
+
+Dependencies (stated here because this script is not part of the package):
+  * WeasyPrint (pip install weasyprint): the English manuals and scheme notices, from HTML + CSS
+    (`helpline-src/style.css`: tables with ruling lines, `@page` running header and "Page N of M" footer);
+  * Debian pango1.0-tools (`pango-view`) and fonts-noto-core: the Hindi and Marathi manuals, one
+    pango-view call per page from Pango markup (`helpline-src/*.pango`, pages split at `---page---`),
+    because WeasyPrint, fpdf2 and reportlab write a wrong text map for Devanagari (the vowel
+    sign ि comes out after its consonant); pages are joined with pypdfium2;
+  * poppler-utils (`pdftotext`, `pdftoppm`, `pdfinfo`): checks and the scanned page;
+  * Pillow, numpy: the scanned page (rendered, turned 90 degrees plus a small skew, noise added,
+    saved as an image-only PDF with no text layer);
+  * Tesseract (eng) + seamcut.readers.ocr: checks that the scanned page's answers can be OCR'd;
+  * PyYAML: writes questions.yaml.
+
+Checks (the script fails loudly otherwise): every Devanagari page round-trips through pdftotext
+(the text of each source line comes back), and every question's ``must_contain`` string appears in
+the pdftotext text of its page (whitespace collapsed; for the scanned page, in its OCR text).
+
+Output is deterministic, byte for byte: PDF dates are pinned and SOURCE_DATE_EPOCH is set.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unicodedata
+import time
+from pathlib import Path
+
+# fontTools (WeasyPrint's font subsetter) stamps fonts with the time unless this is set
+os.environ.setdefault("SOURCE_DATE_EPOCH", "1767225600")  # 2026-01-01 00:00 UTC
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "examples" / "helpline"
+SRC = ROOT / "examples" / "helpline-src"  # beside the corpus, so reading the corpus folder reads only the PDFs
+FIXED_DATE = b"D:20260101000000Z"
+
+#: English PDFs made with WeasyPrint: output name -> source
+HTML_DOCS = {
+    "cotton-manual.pdf": "cotton-manual.html",
+    "soybean-manual.pdf": "soybean-manual.html",
+    "orange-manual.pdf": "orange-manual.html",
+    "crop-insurance-2024.pdf": "crop-insurance-2024.html",
+    "crop-insurance-2026.pdf": "crop-insurance-2026.html",
+}
+#: Devanagari PDFs made with pango-view: output name -> (source, running header)
+PANGO_DOCS = {
+    "orange-manual-mr.pdf": ("orange-manual-mr.pango",
+                             "संत्रा बाग व्यवस्थापन पुस्तिका (काल्पनिक) - MADE UP"),
+    "soybean-manual-hi.pdf": ("soybean-manual-hi.pango",
+                              "सोयाबीन फसल देखभाल पुस्तिका (काल्पनिक) - MADE UP"),
+}
+SCAN_DOC = ("seed-subsidy-circular-2019-scan.pdf", "old-seed-subsidy-circular.html")
+
+#: (question, must_contain, source, page); must_contain "" = no answer in any document
+QUESTIONS: list[tuple[str, object, str | None, int | None]] = [
+    # cotton manual: the dose table and the advice under it
+    ("Whiteflies are on my cotton. How many ml of spray should I mix per litre of water?",
+     "2 ml per litre", "cotton-manual.pdf", 4),
+    ("After how many days should I repeat the whitefly spray on cotton?", "7 days", "cotton-manual.pdf", 4),
+    ("What is the dose for aphids on cotton per litre of water?", "3 ml per litre", "cotton-manual.pdf", 4),
+    ("Cotton leaves have jassids (leafhoppers). What dose should I spray?", "1.5 ml per litre",
+     "cotton-manual.pdf", 4),
+    ("How much spray per litre for thrips in cotton?", "2.5 ml per litre", "cotton-manual.pdf", 4),
+    ("At what time of day should I spray cotton, and how long to wait before the next spray?",
+     ["wait seven days before spraying again", "Spray in the evening"], "cotton-manual.pdf", 4),
+    ("How many pheromone traps per acre for pink bollworm?", "5 traps per acre", "cotton-manual.pdf", 6),
+    ("After how many days should the pink bollworm spray be repeated?", "15 days", "cotton-manual.pdf", 6),
+    ("How much fungicide for treating cotton seed before sowing?", "2 g per kg of seed",
+     "cotton-manual.pdf", 2),
+    ("What spacing should I keep between cotton rows on medium soil?", "90 cm between rows",
+     "cotton-manual.pdf", 2),
+    ("Cotton leaves are turning red late in the season. What should I spray?",
+     "magnesium sulphate at 10 g per litre", "cotton-manual.pdf", 7),
+    # soybean manual
+    ("When should soybean be sown?", "last week of June", "soybean-manual.pdf", 2),
+    ("Girdle beetle in soybean: what is the spray dose?", "1.5 ml per litre", "soybean-manual.pdf", 4),
+    ("Whitefly on soybean, how many ml per litre?", "1 ml per litre", "soybean-manual.pdf", 4),
+    ("Brown pustules under soybean leaves (rust). What should I spray?", "hexaconazole at 1 ml per litre",
+     "soybean-manual.pdf", 5),
+    ("How much Rhizobium culture per kg of soybean seed?", "25 g per kg of seed", "soybean-manual.pdf", 2),
+    # orange manual
+    ("What is the dose for citrus psylla on orange trees?", "0.5 ml per litre", "orange-manual.pdf", 4),
+    ("What distance should be kept between orange trees when planting?", "6 metres by 6 metres",
+     "orange-manual.pdf", 2),
+    ("How often should orange trees be watered in summer when fruit is setting?",
+     "Water twice a week in summer", "orange-manual.pdf", 3),
+    ("Gum is coming out of the bark of my orange tree. What should I do?", "Bordeaux paste",
+     "orange-manual.pdf", 5),
+    ("What should I spray against orange fruit drop in August?", "carbendazim at 1 g per litre",
+     "orange-manual.pdf", 5),
+    # scheme notices: 2024 and 2026 differ
+    ("What is the last date to enrol in the crop insurance scheme for kharif 2026?", "15 July 2026",
+     "crop-insurance-2026.pdf", 1),
+    ("What was the last date for crop insurance enrolment in kharif 2024?", "31 July 2024",
+     "crop-insurance-2024.pdf", 1),
+    ("What is the last date to apply for crop insurance this year (2026)?", "15 July 2026",
+     "crop-insurance-2026.pdf", 1),
+    ("In 2024, what share of the premium did a farmer pay for kharif food grains?",
+     "2 percent of sum insured", "crop-insurance-2024.pdf", 1),
+    ("How much premium does a farmer pay for soybean under the 2026 crop insurance scheme?",
+     "1 rupee per application", "crop-insurance-2026.pdf", 1),
+    ("What premium share is paid for horticultural crops in the 2026 crop insurance scheme?",
+     "5 percent of sum insured", "crop-insurance-2026.pdf", 1),
+    ("Which new document is needed to apply for crop insurance in 2026?",
+     "Farmer ID (Agristack registration number)", "crop-insurance-2026.pdf", 2),
+    ("Which documents did I need to apply for crop insurance in 2024?",
+     ["Sowing certificate from the village officer", "Land record (7/12 extract)"],
+     "crop-insurance-2024.pdf", 2),
+    ("Hail destroyed my crop. Within how many hours must I report it for the insurance claim?",
+     "within 72 hours", "crop-insurance-2026.pdf", 3),
+    # Marathi
+    ("संत्र्यावर सिट्रस सायला दिसल्यास किती मिली औषध प्रति लिटर फवारावे?", "0.5 मिली प्रति लिटर",
+     "orange-manual-mr.pdf", 3),
+    ("उन्हाळ्यात संत्र्याच्या झाडांना किती वेळा पाणी द्यावे?", "आठवड्यातून दोन वेळा",
+     "orange-manual-mr.pdf", 2),
+    ("संत्र्यावर मावा किडीसाठी फवारणीची मात्रा किती आहे?", "2 मिली प्रति लिटर", "orange-manual-mr.pdf", 3),
+    ("संत्र्याच्या खोडातून डिंक येत आहे, काय उपाय करावा?", "बोर्डो पेस्ट", "orange-manual-mr.pdf", 4),
+    # Hindi
+    ("सोयाबीन में सफेद मक्खी के लिए कितनी दवा प्रति लीटर छिड़कें?", "1 मिली प्रति लीटर",
+     "soybean-manual-hi.pdf", 3),
+    ("सोयाबीन के बीज का उपचार कैसे करें?", "3 ग्राम फफूंदनाशक प्रति किलो बीज", "soybean-manual-hi.pdf", 1),
+    ("सोयाबीन की बुवाई कब करनी चाहिए?", "जून के आखिरी हफ्ते", "soybean-manual-hi.pdf", 1),
+    # the scanned page (no text layer)
+    ("What subsidy was given on certified soybean seed in the 2019 circular?", "50 percent",
+     SCAN_DOC[0], 1),
+    # no answer in any document
+    ("What is the subsidy for drip irrigation on banana?", [], None, None),
+    ("How many kg of urea does sugarcane need per acre?", [], None, None),
+]
+
+
+def run(*cmd: str, **kw) -> subprocess.CompletedProcess:
+    return subprocess.run(cmd, check=True, capture_output=True, **kw)
+
+
+def pin_dates(pdf: Path) -> None:
+    """Replace PDF date strings by a fixed one of the same length (xref offsets stay right)."""
+    data = pdf.read_bytes()
+    data = re.sub(rb"D:\d{14}(?:Z|[+-]\d\d'\d\d'?)?", lambda m: FIXED_DATE.ljust(len(m.group(0)), b"Z")
+                  if len(m.group(0)) >= len(FIXED_DATE) else m.group(0), data)
+    # pdfium writes a file /ID from the time of saving: make it a hash of the content instead
+    ids = re.compile(rb"/ID\s*\[\s*<([0-9A-Fa-f]{32})>\s*<([0-9A-Fa-f]{32})>\s*\]")
+    if ids.search(data):
+        digest = hashlib.md5(ids.sub(b"", data)).hexdigest().upper().encode()
+        data = ids.sub(lambda m: m.group(0).replace(m.group(1), digest).replace(m.group(2), digest), data)
+    pdf.write_bytes(data)
+
+
+def page_text(pdf: Path, page: int) -> str:
+    return run("pdftotext", "-f", str(page), "-l", str(page), str(pdf), "-").stdout.decode("utf-8")
+
+
+def norm(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFC", text).split())
+
+
+def page_count(pdf: Path) -> int:
+    info = run("pdfinfo", str(pdf)).stdout.decode()
+    return int(re.search(r"Pages:\s+(\d+)", info).group(1))
+
+
+def merge(parts: list[Path], out: Path) -> None:
+    """Join single-page PDFs (pypdfium2: unlike pdfunite it writes no random /ID)."""
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument.new()
+    for part in parts:
+        src = pdfium.PdfDocument(str(part))
+        doc.import_pages(src)
+        src.close()
+    doc.save(str(out))
+    doc.close()
+
+
+def make_html(src: Path, out: Path) -> None:
+    import weasyprint
+
+    weasyprint.HTML(filename=str(src)).write_pdf(str(out))
+    pin_dates(out)
+
+
+_TAG = re.compile(r"<[^>]+>")
+
+
+def make_pango(src: Path, out: Path, header: str) -> None:
+    pages = src.read_text(encoding="utf-8").split("---page---\n")
+    with tempfile.TemporaryDirectory() as tmp:
+        parts = []
+        for n, body in enumerate(pages, start=1):
+            markup = (f'<span size="small" foreground="#444444">{header}</span>\n\n'
+                      f"{body.strip()}\n\n\n"
+                      f'<span size="small">MADE UP (काल्पनिक)    पृष्ठ {n} / {len(pages)}</span>\n')
+            txt, pdf = Path(tmp) / f"p{n}.txt", Path(tmp) / f"p{n:03d}.pdf"
+            txt.write_text(markup, encoding="utf-8")
+            run("pango-view", "--markup", "--font=Noto Sans Devanagari 12", "--width=483",
+                "--hinting=none", "--hint-metrics=off", "--subpixel-positions",
+                "--margin=56", "--dpi=72", "-q", "-o", str(pdf), str(txt))
+            # the text must come back from the PDF (a wrong text map garbles vowel signs)
+            back = norm(page_text(pdf, 1)).replace(" ", "")
+            for line in _TAG.sub("", body).splitlines():
+                want = norm(line).replace(" ", "")
+                if want and want not in back:
+                    sys.exit(f"{out.name} page {n}: pdftotext does not give back {line!r}")
+            pin_dates(pdf)
+            parts.append(pdf)
+        merge(parts, out)
+    pin_dates(out)
+
+
+def make_scan(src: Path, out: Path) -> None:
+    import numpy as np
+    from PIL import Image, ImageFilter
+    import weasyprint
+
+    with tempfile.TemporaryDirectory() as tmp:
+        pdf = Path(tmp) / "clean.pdf"
+        weasyprint.HTML(filename=str(src)).write_pdf(str(pdf))
+        run("pdftoppm", "-r", "150", "-gray", "-png", "-singlefile", str(pdf), str(Path(tmp) / "page"))
+        img = Image.open(Path(tmp) / "page.png").convert("L")
+    # a page fed sideways into the scanner, slightly skewed, with grey speckle and blur
+    img = img.rotate(1.2, expand=True, fillcolor=255, resample=Image.BICUBIC)
+    img = img.rotate(90, expand=True, fillcolor=255)
+    rng = np.random.default_rng(2019)
+    arr = np.asarray(img, dtype=np.int16)
+    arr = arr + rng.normal(0, 12, arr.shape).astype(np.int16) - 10
+    speckle = rng.random(arr.shape) < 0.002
+    arr[speckle] = 40
+    img = Image.fromarray(np.clip(arr, 0, 255).astype(np.uint8)).filter(ImageFilter.GaussianBlur(0.6))
+    fixed = time.gmtime(1767225600)  # 2026-01-01 00:00 UTC
+    img.save(out, "PDF", resolution=150, quality=60, title="Seed Subsidy Circular 2019 (MADE UP, scanned)",
+             creationDate=fixed, modDate=fixed)
+
+
+def scan_text(pdf: Path) -> str:
+    """The OCR text of the scanned page (seamcut's own OCR reader)."""
+    import pypdfium2 as pdfium
+
+    sys.path.insert(0, str(ROOT / "src"))
+    from seamcut.readers.ocr import ocr_pages
+
+    doc = pdfium.PdfDocument(str(pdf))
+    images = [doc[i].render(scale=300 / 72).to_pil() for i in range(len(doc))]
+    doc.close()
+    pages = ocr_pages(images, languages=["eng"], progress=False)
+    print(f"  scan: OCR rotation {pages[0].rotation}, confidence {pages[0].confidence:.1f}")
+    return pages[0].text
+
+
+def write_questions(texts: dict[tuple[str, int], str]) -> None:
+    import yaml
+
+    rows, problems = [], []
+    for i, (question, must, source, page) in enumerate(QUESTIONS, start=1):
+        alts = [must] if isinstance(must, str) else list(must)
+        if source is not None:
+            have = norm(texts[(source, page)])
+            missing = [a for a in alts if norm(a) not in have]
+            if missing:
+                problems.append(f"q{i:02d} {source} p{page}: {missing} not in the page text")
+        rows.append({"id": f"q{i:02d}", "question": question,
+                     "must_contain": alts[0] if len(alts) == 1 else alts,
+                     "source": source, "page": page})
+    if len(rows) != 40:
+        problems.append(f"{len(rows)} questions, not 40")
+    if problems:
+        sys.exit("questions.yaml not written:\n  " + "\n  ".join(problems))
+    header = ("# 40 evaluation questions for the MADE UP helpline corpus (scripts/make_helpline.py).\n"
+              "# must_contain: text a good chunk must hold (a list = any of them; [] = no answer in\n"
+              "# any document). source/page: where the answer is (page 1-based, as pdftotext counts).\n")
+    body = yaml.safe_dump(rows, allow_unicode=True, sort_keys=False, width=100)
+    (OUT / "questions.yaml").write_text(header + body, encoding="utf-8")
+
+
+def main() -> None:
+    for tool in ("pango-view", "pdftotext", "pdftoppm", "pdfinfo"):
+        if shutil.which(tool) is None:
+            sys.exit(f"{tool} is not installed (apt-get install pango1.0-tools poppler-utils fonts-noto-core)")
+    # the corpus folder holds only generated PDFs and questions.yaml
+    for old in OUT.iterdir():
+        if old.is_file() and old.suffix in (".md", ".txt", ".pdf"):
+            old.unlink()
+    pages: dict[str, int] = {}
+    for name, src in HTML_DOCS.items():
+        make_html(SRC / src, OUT / name)
+        pages[name] = page_count(OUT / name)
+    for name, (src, header) in PANGO_DOCS.items():
+        make_pango(SRC / src, OUT / name, header)
+        pages[name] = page_count(OUT / name)
+    make_scan(SRC / SCAN_DOC[1], OUT / SCAN_DOC[0])
+    pages[SCAN_DOC[0]] = page_count(OUT / SCAN_DOC[0])
+
+    texts: dict[tuple[str, int], str] = {}
+    for name, n in pages.items():
+        if name == SCAN_DOC[0]:
+            if page_text(OUT / name, 1).strip():
+                sys.exit(f"{name} has a text layer; it must be image-only")
+            texts[(name, 1)] = scan_text(OUT / name)
+            continue
+        for p in range(1, n + 1):
+            texts[(name, p)] = page_text(OUT / name, p)
+        if "MADE UP" not in texts[(name, 1)]:
+            sys.exit(f"{name}: page 1 does not say MADE UP")
+    write_questions(texts)
+    total = sum(pages.values())
+    size = sum((OUT / n).stat().st_size for n in pages)
+    for name, n in pages.items():
+        print(f"  {name}: {n} pages, {(OUT / name).stat().st_size / 1024:.0f} KiB")
+    print(f"{len(pages)} PDFs, {total} pages, {size / 1024 / 1024:.2f} MiB; questions.yaml: {len(QUESTIONS)}")
+    if not 30 <= total <= 60:
+        sys.exit(f"{total} pages: the corpus should have 30 to 60")
+
+
+if __name__ == "__main__":
+    main()
