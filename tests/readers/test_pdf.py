@@ -1,0 +1,208 @@
+"""The born-digital PDF reader on real files from ../shared/data/pdfs and on broken inputs."""
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from seamcut.errors import InputError
+from seamcut.readers.pdf import read_pdf
+from seamcut.readers.pdf_layout import garble_score, is_garbled, join_lines
+
+PDFS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "pdfs"
+
+
+def pdf(rel: str) -> Path:
+    p = PDFS / rel
+    if not p.exists():
+        pytest.skip(f"test PDF not found: {p}")
+    return p
+
+
+def norm(s: str) -> str:
+    return " ".join(re.findall(r"\w+", s.lower()))
+
+
+def check_spans(doc) -> None:
+    prev = 0
+    for e in doc.elements:
+        assert doc.text[e.start:e.end].strip(), e
+        assert e.start >= prev and e.end > e.start
+        prev = e.end
+    assert len(doc.page_starts) == doc.metadata["pages"]
+    assert doc.page_starts[0] == 0
+    assert list(doc.page_starts) == sorted(doc.page_starts)
+    for e in doc.elements:  # every element lies on the page it says
+        assert e.page in doc.pages_of(e.start, e.end), e
+
+
+def texts(doc, kind):
+    return [doc.text[e.start:e.end] for e in doc.elements if e.kind == kind]
+
+
+@pytest.fixture(scope="module")
+def multi_page():
+    return read_pdf(pdf("docling/multi_page.pdf"))
+
+
+def test_headings_and_lists_match_reference(multi_page):
+    doc = multi_page
+    check_spans(doc)
+    assert doc.metadata["format"] == "pdf" and doc.metadata["pages"] == 5
+    assert doc.metadata["extractor"] == "pdfplumber"
+    assert all(e.metadata["extractor"] == "pdfplumber" for e in doc.elements)
+    heads = {norm(t) for t in texts(doc, "heading") + texts(doc, "title")}
+    for h in ["The Evolution of the Word Processor", "Pre-Digital Era (19th - Early 20th Century)",
+              "The Rise of Personal Computers (1980s)", "Key Features That Changed Word Processing"]:
+        assert norm(h) in heads
+    assert all(e.level and 1 <= e.level <= 6 for e in doc.elements if e.kind == "heading")
+    assert not doc.metadata.get("furniture")
+    items = [norm(t) for t in texts(doc, "list_item")]
+    assert any(t.startswith("wordstar 1978 developed for the cp m") for t in items)
+    assert any(t.startswith("1 undo redo") for t in items)
+    assert len(items) >= 20
+    # a list item's bullet glyph is not in the text, it is in the metadata
+    assert not any(t.lstrip().startswith("•") for t in texts(doc, "list_item"))
+
+
+def test_two_column_handbook_reads_columns_and_italic_headings():
+    doc = read_pdf(pdf("docling/amt_handbook_sample.pdf"))
+    check_spans(doc)
+    assert {"Boots Self-Locking Nut", "Stainless Steel Self-Locking Nut", "Elastic Stop Nut"} <= set(
+        texts(doc, "heading"))
+    # a sentence running down the left column is not interleaved with the right column
+    assert "clamped to the supporting structure by the nut and bolt" in doc.text
+    assert "two nuts in one: a locking nut and a load-carrying nut" in doc.text
+    # the page number at the foot is furniture
+    assert "7-45" not in doc.text.split()
+    assert any(f["text"] == "7-45" for f in doc.metadata.get("furniture", []))
+
+
+def test_ruled_table_rows():
+    doc = read_pdf(pdf("docling/redp5110_sampled.pdf"))
+    check_spans(doc)
+    tables = [e for e in doc.elements if e.kind == "table"]
+    rows = [tuple(r) for t in tables for r in t.metadata["rows"]]
+    assert ("Column name", "Data type", "Description") in rows
+    assert any(r[:2] == ("FUNCTION_ID", "VARCHAR(30)") for r in rows)
+    t = next(t for t in tables if t.metadata["rows"][0][0] == "Column name")
+    assert t.metadata["header_rows"] == 1
+    # each row's span is its line in the text, cells joined by " | "
+    for (a, b), row in zip(t.metadata["row_spans"], t.metadata["rows"]):
+        assert doc.text[a:b] == " | ".join(row)
+    # the table's words are not repeated as a paragraph
+    assert not any("FUNCTION_ID" in p and "VARCHAR(30)" in p for p in texts(doc, "paragraph"))
+
+
+def test_tagged_pdf_uses_structure_tree():
+    doc = read_pdf(pdf("pdfplumber/word365_structure.pdf"))
+    check_spans(doc)
+    assert [(e.kind, e.level) for e in doc.elements][0] == ("heading", 1)
+    assert texts(doc, "heading")[0] == "Titre"
+    assert "Liste 2" in texts(doc, "list_item")
+    table = next(e for e in doc.elements if e.kind == "table")
+    assert table.metadata["rows"][1] == ["Ligne 1", "Alouette", "Farfadet"]
+
+
+def test_three_column_reading_order():
+    doc = read_pdf(pdf("pdfplumber/federal-register-2020-17221.pdf"))
+    check_spans(doc)
+    flat = " ".join(doc.text.split())
+    # page 2, first column: this sentence runs down the column over several lines
+    assert ("Investigation of the accident has been completed by the Indonesian authorities "
+            "(Komite Nasional Keselamatan Transportasi (KNKT))") in flat
+    # middle column of the same page
+    assert "On November 7, 2018, the FAA issued Emergency AD 2018–23–51 as an interim corrective action." in flat
+
+
+def test_running_header_and_page_numbers_are_furniture():
+    doc = read_pdf(pdf("pdfplumber/federal-register-2020-17221.pdf"))
+    furn = doc.metadata["furniture"]
+    assert sum("Federal Register" in f["text"] for f in furn) >= 8
+    assert "Federal Register/Vol. 85, No. 152" not in doc.text
+    assert {f["page"] for f in furn} >= set(range(2, 15))
+
+
+def test_hyphenation_join():
+    assert join_lines(["the fertil-", "izer was"]) == "the fertilizer was"
+    assert join_lines(["a self-", "locking nut"]) == "a self-locking nut"
+    assert join_lines(["the Indo-", "European"]) == "the Indo-European"
+    assert join_lines(["one", "two"]) == "one two"
+
+
+def test_garble_detector():
+    clean = "भारत एक विशाल देश है। किसान खेत में उर्वरक डालते हैं।"
+    assert not is_garbled(clean)
+    assert garble_score(clean)[0] == 0
+    assert is_garbled("भारत एक \ufffd\ufffdशाल देश है \ufffdकसान")
+    assert is_garbled("ि कसान खेत में िफर से")  # vowel sign i at a word start
+    assert garble_score("ि कसान")[0] >= 1
+    assert garble_score("काे")[0] >= 1  # two dependent vowel signs in a row
+    assert not is_garbled("Plain English text with numbers 1, 2, 3.")
+    assert is_garbled("abc \ue001\ue002\ue003 def")  # private use
+
+
+# ---------------------------------------------------------------------------------------------
+# bad input
+
+
+def test_bad_inputs_raise_input_error(tmp_path):
+    real = pdf("docling/multi_page.pdf").read_bytes()
+    cases = {"empty.pdf": b"", "truncated.pdf": real[: len(real) // 2],
+             "garbage.pdf": b"%PDF-1.4 garbage\n%%EOF\n", "notpdf.pdf": b"hello, world\n" * 20}
+    for name, data in cases.items():
+        p = tmp_path / name
+        p.write_bytes(data)
+        with pytest.raises(InputError) as ei:
+            read_pdf(p)
+        assert name in str(ei.value)
+    with pytest.raises(InputError, match="no such file"):
+        read_pdf(tmp_path / "missing.pdf")
+
+
+def test_encrypted_pdf(tmp_path):
+    qpdf = shutil.which("qpdf")
+    if not qpdf:
+        pytest.skip("qpdf not installed (needed to make an encrypted fixture)")
+    src = pdf("docling/multi_page.pdf")
+    enc = tmp_path / "locked.pdf"
+    r = subprocess.run([qpdf, "--encrypt", "secret", "owner", "256", "--", str(src), str(enc)],
+                       capture_output=True)
+    assert r.returncode in (0, 3) and enc.exists(), r.stderr  # 3: succeeded with warnings
+    with pytest.raises(InputError, match="encrypted; pass --password") as ei:
+        read_pdf(enc)
+    assert "locked.pdf" in str(ei.value)
+    with pytest.raises(InputError, match="wrong password"):
+        read_pdf(enc, password="nope")
+    doc = read_pdf(enc, password="secret")
+    assert "The Evolution of the Word Processor" in doc.text
+
+
+def test_ocr_never_leaves_scan_empty_with_note():
+    doc = read_pdf(pdf("docling/ocr/ocr_test.pdf"), ocr="never")
+    assert doc.text == ""
+    assert doc.metadata["page_notes"][1]
+
+
+def test_bad_ocr_mode():
+    with pytest.raises(ValueError):
+        read_pdf(pdf("docling/multi_page.pdf"), ocr="sometimes")
+
+
+def test_heading_levels_bounded_and_numbered_headings():
+    doc = read_pdf(pdf("docling/redp5110_sampled.pdf"))
+    heads = texts(doc, "heading")
+    assert "1.1 Security fundamentals" in heads and "2.2 Separation of duties" in heads
+    assert all(1 <= e.level <= 6 for e in doc.elements if e.kind == "heading")
+
+
+def test_right_to_left_page_uses_pdftotext():
+    if not shutil.which("pdftotext"):
+        pytest.skip("pdftotext (poppler-utils) not installed")
+    doc = read_pdf(pdf("docling/right_to_left_01.pdf"))
+    check_spans(doc)
+    assert doc.metadata["page_extractors"] == ["pdftotext"]
+    assert all(e.metadata["extractor"] == "pdftotext" for e in doc.elements)
