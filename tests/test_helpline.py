@@ -1,0 +1,78 @@
+"""The made-up helpline corpus (examples/helpline), read and chunked as a user would."""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+import yaml
+
+import seamcut
+
+HELPLINE = Path(__file__).resolve().parents[1] / "examples" / "helpline"
+
+
+@lru_cache(maxsize=None)
+def doc(name: str) -> seamcut.Document:
+    return seamcut.read(HELPLINE / name)
+
+
+def test_dose_table_rows_read_as_rows_with_their_header():
+    d = doc("cotton-manual.pdf")
+    tables = [e for e in d.elements if e.kind == "table"]
+    dose = next(t for t in tables if any(r[0] == "Whitefly" for r in t.metadata["rows"]))
+    rows = dose.metadata["rows"]
+    assert rows[0][:3] == ["Pest", "Spray (per litre of water)", "Repeat after"]
+    names = [r[0] for r in rows]
+    assert names.index("Aphid") == names.index("Whitefly") + 1
+    assert rows[names.index("Whitefly")][1:3] == ["2 ml per litre", "7 days"]
+    assert "Whitefly | 2 ml per litre | 7 days" in d.text
+
+
+def test_structure_chunk_for_the_whitefly_question():
+    chunks = seamcut.chunk(doc("cotton-manual.pdf"), strategy="structure")
+    hits = [c for c in chunks if "Whitefly | 2 ml per litre" in c.text]
+    assert hits
+    for c in hits:
+        assert any("Cotton" in h for h in c.heading_path)
+        assert c.text.startswith("Cotton Crop-Care Manual")
+    # no chunk holds the aphid row's dose without the table's header
+    for c in chunks:
+        if "Aphid | 3 ml per litre" in c.text:
+            assert "Pest | Spray (per litre of water)" in c.text
+
+
+def test_running_headers_and_page_numbers_are_kept_out_of_the_text():
+    d = doc("cotton-manual.pdf")
+    furniture = [f["text"] for f in d.metadata["furniture"]]
+    assert any("Page 2 of 8" in f for f in furniture)
+    assert "Page 2 of 8" not in d.text
+    assert d.page_starts[0] == 0 and len(d.page_starts) == 8
+
+
+def test_devanagari_manuals_come_out_right_and_labelled():
+    for name, lang, word in (("orange-manual-mr.pdf", "mr", "पुस्तिका"),
+                             ("soybean-manual-hi.pdf", "hi", "पुस्तिका")):
+        d = doc(name)
+        assert "\ufffd" not in d.text
+        assert word in d.text  # the vowel sign ि in its place
+        assert d.language == lang
+        labelled = [e.language for e in d.elements if e.kind == "paragraph"]
+        assert labelled.count(lang) >= 0.8 * len(labelled)
+        chunks = seamcut.chunk(d)
+        assert all(c.language == lang for c in chunks)
+
+
+def test_scanned_circular_is_read_by_ocr():
+    d = doc("seed-subsidy-circular-2019-scan.pdf")
+    assert d.metadata["page_extractors"] == ["ocr"]
+    assert "Seed Subsidy Circular 2019" in d.text
+    assert all(e.metadata.get("ocr_confidence", 100) > 60 for e in d.elements)
+
+
+def test_questions_file_is_the_guides_mix():
+    qs = yaml.safe_load((HELPLINE / "questions.yaml").read_text(encoding="utf-8"))
+    items = qs["questions"] if isinstance(qs, dict) else qs
+    assert len(items) == 40
+    assert sum(1 for q in items if not q.get("must_contain")) == 2
+    assert len({q["id"] for q in items}) == 40
