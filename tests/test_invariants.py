@@ -24,7 +24,7 @@ from seamcut.tokens import load_sizer, unit_sizer
 
 from .conftest import DATA, minilm_tokenizer_path
 
-STRATEGIES = list(REGISTRY)
+STRATEGIES = [s for s in REGISTRY if s != "parent-child"]  # nested spans: tests/test_structure.py
 # SEAMCUT_EXAMPLES=500 for a longer hunt than the default run
 SETTINGS = settings(max_examples=int(os.environ.get("SEAMCUT_EXAMPLES", "25")), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -123,3 +123,41 @@ def test_merge_siblings_joins_small_sections():
     assert len(seamcut.chunk(doc_of(text), strategy="structure", size=100, overlap=0)) == 3
     merged = seamcut.chunk(doc_of(text), strategy="structure", size=100, overlap=0, merge_siblings=True)
     assert len(merged) == 1 and merged[0].context == "Manual\n"
+
+
+@SETTINGS
+@given(text=markdown_docs(), size=st.integers(40, 120), tok=st.sampled_from(["default", "minilm"]))
+def test_parent_child_children_lie_in_their_parents(text, size, tok):
+    from seamcut.tokens import load_sizer
+
+    doc = doc_of(text)
+    chunks = seamcut.chunk(doc, strategy="parent-child", size=size, overlap=0, parent_size=4 * size,
+                           tokenizer=TOKENIZERS[tok])
+    sizer = load_sizer(TOKENIZERS[tok])
+    parents = {c.id: c for c in chunks if c.metadata["role"] == "parent"}
+    children = [c for c in chunks if c.metadata["role"] == "child"]
+    assert parents and children
+    for c in chunks:
+        assert c.body == text[c.start:c.end] and c.text == c.context + c.body
+        assert c.tokens == sizer.count(c.text)
+    for c in children:
+        p = parents[c.parent_id]
+        assert p.start <= c.start and c.end <= p.end
+        assert c.tokens <= size
+    for p in parents.values():
+        assert p.tokens <= 4 * size and p.parent_id is None
+    # the children cover the parents' text: nothing lost
+    covered = sorted((c.start, c.end) for c in children)
+    for (a, b), (c, d) in zip(covered, covered[1:]):
+        assert not text[b:c].strip()
+
+
+def test_parent_child_on_the_helpline_whitefly_table():
+    from pathlib import Path
+
+    d = seamcut.read(Path(__file__).resolve().parents[1] / "examples" / "helpline" / "cotton-manual.pdf")
+    chunks = seamcut.chunk(d, strategy="parent-child")
+    child = next(c for c in chunks if c.metadata["role"] == "child" and "Whitefly | 2 ml per litre" in c.text)
+    assert child.tokens <= 100
+    parent = next(c for c in chunks if c.id == child.parent_id)
+    assert "Spray in the evening" in parent.text  # the advice under the table

@@ -53,8 +53,9 @@ def chunk(
     paths: list[Path] = typer.Argument(..., help="Files or folders (.txt, .md; folders recursively)."),
     strategy: str = typer.Option("recursive", "--strategy", "-s",
                                  help=f"One of: {', '.join(REGISTRY)}."),
-    size: int = typer.Option(300, "--size", help="Most a chunk may hold, in --unit (special tokens included)."),
-    overlap: int = typer.Option(50, "--overlap", help="What each chunk repeats of the one before, in --unit."),
+    size: Optional[int] = typer.Option(None, "--size", help="Most a chunk may hold, in --unit, special tokens included (default 300; parent-child children 100)."),
+    overlap: Optional[int] = typer.Option(None, "--overlap", help="What each chunk repeats of the one before, in --unit (default 50; parent-child 0)."),
+    parent_size: Optional[int] = typer.Option(None, "--parent-size", help="parent-child: the most a parent section may hold (default 800)."),
     unit: Unit = typer.Option(Unit.tokens, "--unit", help="tokens (the model's), words or chars."),
     tokenizer: Optional[str] = typer.Option(
         None, "--tokenizer", help="tokenizer.json (file or folder) or tiktoken:NAME; default: the "
@@ -72,7 +73,9 @@ def chunk(
     if strategy not in REGISTRY:
         err.print(f"[red]error:[/] unknown strategy {strategy!r}; choose from {', '.join(REGISTRY)}")
         raise typer.Exit(2)
-    options = {"within_paragraph": True} if within_paragraph else {}
+    options: dict = {"within_paragraph": True} if within_paragraph else {}
+    if parent_size is not None:
+        options["parent_size"] = parent_size
     if within_paragraph and strategy != "recursive":
         err.print("[red]error:[/] --within-paragraph applies to the recursive strategy only")
         raise typer.Exit(2)

@@ -4,9 +4,10 @@ from __future__ import annotations
 from typing import Callable
 
 from ..model import Chunk, Document
-from .config import RecursiveConfig, SizeConfig, StructureConfig
+from .config import ParentChildConfig, RecursiveConfig, SizeConfig, StructureConfig
 from .fixed import fixed
 from .recursive import paragraph, recursive, sentence
+from .parent_child import parent_child
 from .structure import structure
 
 Strategy = Callable[[Document, SizeConfig], list[Chunk]]
@@ -18,7 +19,8 @@ REGISTRY: dict[str, tuple[Strategy, type[SizeConfig]]] = {
     "paragraph": (paragraph, SizeConfig),
     "recursive": (recursive, RecursiveConfig),
     "structure": (structure, StructureConfig),
+    "parent-child": (parent_child, ParentChildConfig),
 }
 
-__all__ = ["REGISTRY", "Strategy", "SizeConfig", "RecursiveConfig", "StructureConfig", "fixed",
-           "sentence", "paragraph", "recursive", "structure"]
+__all__ = ["REGISTRY", "Strategy", "SizeConfig", "RecursiveConfig", "StructureConfig", "ParentChildConfig", "fixed",
+           "sentence", "paragraph", "recursive", "structure", "parent_child"]

@@ -69,3 +69,24 @@ class StructureConfig(SizeConfig):
 
     merge_siblings: bool = False
     path_separator: str = " / "
+
+
+@dataclass(frozen=True)
+class ParentChildConfig(StructureConfig):
+    """Options of the parent-child strategy: small children are searched, their parent sections
+    are what the model reads.
+
+    size, overlap: of the children (default 100 tokens, no overlap): a table row with its header,
+        a short paragraph. parent_size: the most a parent may hold, in ``unit`` (default 800); a
+        longer section is split by the structure strategy. Parents are not embedded, so the
+        embedding model's maximum input does not bound them.
+    """
+
+    size: int = 100
+    overlap: int = 0
+    parent_size: int = 800
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if not isinstance(self.parent_size, int) or self.parent_size < self.size:
+            raise ValueError(f"parent_size must be at least size ({self.size}); got {self.parent_size!r}")

@@ -110,10 +110,12 @@ class Budget:
     """The limits every chunk's text keeps: ``size`` in the configured unit and, where the model
     states one, its maximum input in tokens. ``reserve`` units are kept free (for overlap)."""
 
-    def __init__(self, text: str, cfg: SizeConfig) -> None:
+    def __init__(self, text: str, cfg: SizeConfig, embedded: bool = True) -> None:
+        """``embedded=False``: chunks that are never embedded (parents sent to the model as
+        context), so the embedding model's maximum input does not bound them."""
         self.text = text
         self.token_sizer: Sizer = load_sizer(cfg.tokenizer)
-        max_input = self.token_sizer.max_input
+        max_input = self.token_sizer.max_input if embedded else None
         self.token_measure: Measure = self.token_sizer.measure(text)
         if cfg.unit == "tokens":
             if max_input is not None and cfg.size > max_input:

@@ -229,12 +229,19 @@ class _Packer:
 
 def structure(document: Document | str, config: SizeConfig = StructureConfig()) -> list[Chunk]:
     """Cut along headings, lists and tables; the heading path on top of every chunk."""
+    return structure_chunks(document, config, "structure")
+
+
+def structure_chunks(document: Document | str, config: SizeConfig, name: str,
+                     embedded: bool = True) -> list[Chunk]:
+    """The structure strategy's chunks under another strategy ``name`` (parent-child uses it
+    for parents, which are not embedded: ``embedded=False``)."""
     doc = Document.from_text(document) if isinstance(document, str) else document
     if is_blank(doc.text):
         return []
     cfg = config if isinstance(config, StructureConfig) else StructureConfig(
         size=config.size, overlap=config.overlap, unit=config.unit, tokenizer=config.tokenizer)
-    budget = Budget(doc.text, cfg)
+    budget = Budget(doc.text, cfg, embedded=embedded)
     outline = Outline(doc)
     packer = _Packer(doc, budget, cfg)
     sections = _sections(doc, outline)
@@ -247,7 +254,7 @@ def structure(document: Document | str, config: SizeConfig = StructureConfig()) 
         packer.path = sec.path
         packer.section(sec, context, start)
         pos = packer.out[-1][1] if packer.out else sec.end
-    fp = cfg.fingerprint("structure", budget.token_sizer)
+    fp = cfg.fingerprint(name, budget.token_sizer)
     text = doc.text
     meta = {**doc.metadata, "config": fp}
     chunks = []
@@ -258,7 +265,7 @@ def structure(document: Document | str, config: SizeConfig = StructureConfig()) 
             id=stable_hash(doc.id, a, b, fp, full), doc_id=doc.id, source=doc.source, start=a,
             end=b, context=ctx, text=full, tokens=budget.token_sizer.count(full),
             pages=doc.pages_of(a, b), heading_path=path,
-            language=outline.language_of(a, b), strategy="structure", metadata=meta))
+            language=outline.language_of(a, b), strategy=name, metadata=meta))
     return chunks
 
 
