@@ -43,7 +43,12 @@ class SizeConfig:
     def fingerprint(self, strategy: str, sizer: Sizer) -> str:
         """A short hash of the strategy name and every option, with the tokenizer by identity."""
         fields = {f.name: getattr(self, f.name) for f in dataclass_fields(self) if f.name != "tokenizer"}
-        return stable_hash(strategy, json.dumps(fields, sort_keys=True, default=str), sizer.name)
+        return stable_hash(strategy, json.dumps(fields, sort_keys=True, default=_identity), sizer.name)
+
+
+def _identity(value: Any) -> str:
+    """A model or tokenizer object in a fingerprint: its name, never its memory address."""
+    return str(getattr(value, "name", None) or type(value).__name__)
 
 
 @dataclass(frozen=True)
@@ -90,3 +95,37 @@ class ParentChildConfig(StructureConfig):
         super().__post_init__()
         if not isinstance(self.parent_size, int) or self.parent_size < self.size:
             raise ValueError(f"parent_size must be at least size ({self.size}); got {self.parent_size!r}")
+
+
+@dataclass(frozen=True)
+class SemanticConfig(SizeConfig):
+    """Options of the semantic strategy (breakpoint-based).
+
+    threshold: how a cut is chosen from the distances between neighbouring sentences:
+        ``percentile`` (cut where the distance is above the ``amount``-th percentile, default 95),
+        ``standard_deviation`` (above the mean plus ``amount`` standard deviations, default 3),
+        ``interquartile`` (above the mean plus ``amount`` times the interquartile range, default
+        1.5) or ``gradient`` (where the change in distance is above the ``amount``-th
+        percentile, default 95).
+    amount: the threshold's parameter (None: the mode's default).
+    window: sentences on each side embedded with a sentence to smooth its vector (default 1).
+    min_size: a chunk smaller than this (in ``unit``) joins its closest neighbour (default 50).
+    size: the hard maximum (default 300): no chunk is ever over it, whatever the distances say.
+    overlap: default 0 (semantic chunks end where the topic changes).
+    embedder: the model that embeds sentences (None: the default multilingual-e5-small).
+    """
+
+    overlap: int = 0
+    threshold: str = "percentile"
+    amount: float | None = None
+    window: int = 1
+    min_size: int = 50
+    embedder: Any = None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.threshold not in ("percentile", "standard_deviation", "interquartile", "gradient"):
+            raise ValueError("threshold must be percentile, standard_deviation, interquartile or "
+                             f"gradient; got {self.threshold!r}")
+        if self.window < 0 or self.min_size < 0:
+            raise ValueError("window and min_size must not be negative")
