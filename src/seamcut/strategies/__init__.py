@@ -4,10 +4,12 @@ from __future__ import annotations
 from typing import Callable
 
 from ..model import Chunk, Document
-from .config import ParentChildConfig, RecursiveConfig, SizeConfig, StructureConfig
+from .config import (ParentChildConfig, RecursiveConfig, SemanticConfig, SizeConfig,
+                     StructureConfig)
 from .fixed import fixed
 from .recursive import paragraph, recursive, sentence
 from .parent_child import parent_child
+from .semantic import semantic
 from .structure import structure
 
 Strategy = Callable[[Document, SizeConfig], list[Chunk]]
@@ -19,6 +21,7 @@ REGISTRY: dict[str, tuple[Strategy, type[SizeConfig]]] = {
     "paragraph": (paragraph, SizeConfig),
     "recursive": (recursive, RecursiveConfig),
     "structure": (structure, StructureConfig),
+    "semantic": (semantic, SemanticConfig),
     "parent-child": (parent_child, ParentChildConfig),
 }
 

