@@ -76,3 +76,29 @@ def test_questions_file_is_the_guides_mix():
     assert len(items) == 40
     assert sum(1 for q in items if not q.get("must_contain")) == 2
     assert len({q["id"] for q in items}) == 40
+
+
+def test_scheme_documents_list_stays_in_one_chunk():
+    for name in ("crop-insurance-2024.pdf", "crop-insurance-2026.pdf"):
+        chunks = seamcut.chunk(doc(name), strategy="structure")
+        holding = [c for c in chunks if "Aadhaar card of the farmer" in c.text]
+        assert len(holding) == 1
+        c = holding[0]
+        assert "Bank passbook" in c.text and "Sowing certificate" in c.text
+        assert "Documents needed to apply" in c.context
+
+
+def test_every_strategy_runs_on_the_corpus_within_the_limit():
+    from seamcut.tokens import load_sizer
+
+    sizer = load_sizer()
+    d = doc("soybean-manual.pdf")
+    for strategy in ("fixed", "sentence", "paragraph", "recursive", "structure", "parent-child"):
+        chunks = seamcut.chunk(d, strategy=strategy)
+        assert chunks, strategy
+        for c in chunks:
+            assert d.text[c.start:c.end] == c.body
+            assert c.tokens == sizer.count(c.text)
+            if c.metadata.get("role") != "parent":
+                assert c.tokens <= 300
+            assert c.language == "en" and c.pages
