@@ -102,3 +102,17 @@ def test_every_strategy_runs_on_the_corpus_within_the_limit():
             if c.metadata.get("role") != "parent":
                 assert c.tokens <= 300
             assert c.language == "en" and c.pages
+
+
+def test_dose_table_longer_than_the_limit_comes_out_as_row_groups_with_the_header():
+    chunks = seamcut.chunk(doc("cotton-manual.pdf"), strategy="structure", size=90, overlap=0)
+    rows = [c for c in chunks if " ml per litre | " in c.body]
+    dose = [c for c in rows if "Dose table" in c.heading_path[-1]]
+    assert len(dose) >= 2
+    for c in rows:  # every piece of every table carries its table's header
+        assert "| Spray (per litre of water) | Repeat after" in c.text
+        assert c.tokens <= 90
+    for c in dose:
+        assert "Pest | Spray (per litre of water) | Repeat after" in c.text
+    whitefly = next(c for c in rows if "Whitefly | 2 ml per litre" in c.text)
+    assert any("Cotton" in h for h in whitefly.heading_path)
