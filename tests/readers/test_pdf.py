@@ -52,8 +52,9 @@ def test_headings_and_lists_match_reference(multi_page):
     doc = multi_page
     check_spans(doc)
     assert doc.metadata["format"] == "pdf" and doc.metadata["pages"] == 5
-    assert doc.metadata["extractor"] == "pdfplumber"
-    assert all(e.metadata["extractor"] == "pdfplumber" for e in doc.elements)
+    # a page without rules is read from pypdfium2's text page (pdfplumber only where a ruled table may be)
+    assert doc.metadata["extractor"] == "pdfium"
+    assert all(e.metadata["extractor"] == "pdfium" for e in doc.elements)
     heads = {norm(t) for t in texts(doc, "heading") + texts(doc, "title")}
     for h in ["The Evolution of the Word Processor", "Pre-Digital Era (19th - Early 20th Century)",
               "The Rise of Personal Computers (1980s)", "Key Features That Changed Word Processing"]:
@@ -206,3 +207,129 @@ def test_right_to_left_page_uses_pdftotext():
     check_spans(doc)
     assert doc.metadata["page_extractors"] == ["pdftotext"]
     assert all(e.metadata["extractor"] == "pdftotext" for e in doc.elements)
+
+
+# ---------------------------------------------------------------------------------------------
+# tables, headings and the pdfium text layer
+
+
+def rows_of(doc):
+    return [tuple(r) for e in doc.elements if e.kind == "table" for r in e.metadata["rows"]]
+
+
+def test_table_of_contents_is_a_table():
+    doc = read_pdf(pdf("docling/redp5110_sampled.pdf"))
+    toc = next(e for e in doc.elements if e.kind == "table" and e.page == 2)
+    rows = [tuple(r) for r in toc.metadata["rows"]]
+    assert ("Notices", "vii") in rows
+    assert ("1.1 Security fundamentals", "2") in rows
+    assert ("3.6.8 Demonstrating data access with a view and RCAC", "32") in rows
+    assert toc.metadata["header_rows"] == 0
+    for (a, b), row in zip(toc.metadata["row_spans"], toc.metadata["rows"]):
+        assert doc.text[a:b] == " | ".join(row)
+    # the dot leaders are not left in the text
+    assert ". . . . ." not in doc.text
+
+
+def test_vertical_header_cells_read_bottom_to_top():
+    doc = read_pdf(pdf("docling/redp5110_sampled.pdf"))
+    assert ("User action", "*JOBCTL", "QIBM_DB_SECADM", "QIBM_DB_SQLADM", "QIBM_DB_SYSMON",
+            "No Authority") in rows_of(doc)
+
+
+def test_table_ruled_only_between_inner_columns_and_two_row_header():
+    doc = read_pdf(pdf("docling/2305.03393v1-pg9.pdf"))
+    check_spans(doc)
+    t = next(e for e in doc.elements if e.kind == "table")
+    rows = [tuple(r) for r in t.metadata["rows"]]
+    # the outer columns (no vertical rules) are part of the table
+    assert rows[0] == ("# enc-layers", "# dec-layers", "Language", "TEDs", "", "", "mAP (0.75)",
+                       "Inference time (secs)")
+    # the second header row repeats the cells spanning both header rows
+    assert rows[1] == ("# enc-layers", "# dec-layers", "Language", "simple", "complex", "all",
+                       "mAP (0.75)", "Inference time (secs)")
+    assert rows[2] == ("6", "6", "OTSL HTML", "0.965 0.969", "0.934 0.927", "0.955 0.955",
+                       "0.88 0.857", "2.73 5.39")
+    assert t.metadata["header_rows"] == 2
+    # pdfium sees the word gaps of tightly set text that pdfplumber's fixed tolerance merges
+    assert "includes a highly diverse set of tables" in doc.text
+
+
+def test_table_without_outer_rules_keeps_first_column():
+    doc = read_pdf(pdf("docling/normal_4pages.pdf"))
+    rows = rows_of(doc)
+    assert ("구분", "개정전", "개정후") in rows
+    # text where a rule between two rows is missing in one column is kept as that cell
+    assert ("분류", "1군 감염병", "1급 감염병") in rows
+    assert any(r[0] == "분류 기준" and r[1].startswith("◦ 마시는 물") for r in rows)
+
+
+def test_cover_and_diagram_text_are_not_headings():
+    doc = read_pdf(pdf("docling/redp5110_sampled.pdf"))
+    heads = {doc.text[e.start:e.end] for e in doc.elements if e.kind in ("heading", "title")}
+    for display in ["Front cover", "Back cover", "Implement roles and separation of duties",
+                    "ON < table name >", "FOR ROWS", "For more information:"]:
+        assert display not in heads
+    # real headings with body text after them stay
+    assert {"Contents", "Preface", "Authors", "Column mask", "2.2 Separation of duties"} <= heads
+    # the title is the largest text of several words on the cover (not the one-word logo), and a
+    # small "Chapter 1." label on a chapter title's line is not part of the heading
+    assert doc.metadata["title"] == "Row and Column Access Control Support in IBM DB2 for i"
+    assert "Securing and protecting IBM DB2 data" in heads
+
+
+def test_fill_header_spans_and_toc_helpers():
+    from seamcut.readers.pdf_layout import fill_header_spans, toc_tables
+
+    rows, header = fill_header_spans([["A", "Group", None, "Z"], [None, "p", "q", None],
+                                      ["1", "2", "3", "4"], ["5", "6", "7", "8"]])
+    assert header == 2
+    assert rows[1] == ["A", "p", "q", "Z"]
+    rows, header = fill_header_spans([["A", "B"], [None, "1"], ["2", "3"]])
+    assert header == 1 and rows[1] == [None, "1"]  # row 0 has no merged cell: one header row
+
+    def line(text, top):
+        return [{"text": t, "x0": 10.0 * k, "x1": 10.0 * k + 8, "top": top, "bottom": top + 9}
+                for k, t in enumerate(text.split())]
+
+    lines = [line("Intro . . . . . 1", 0), line("Body text here", 12), line("1.1 Scope . . . . 3", 24),
+             line("Annex ...... xii", 36)]
+    tables, rest = toc_tables(lines)
+    assert tables[0].rows == [["Intro", "1"], ["1.1 Scope", "3"], ["Annex", "xii"]]
+    assert [" ".join(w["text"] for w in ln) for ln in rest] == ["Body text here"]
+    assert toc_tables(lines[:2])[0] == []  # one leader line is not a table of contents
+
+
+def test_rotated_page_reads_upright_text():
+    doc = read_pdf(pdf("pdfplumber/senate-expenditures.pdf"))
+    check_spans(doc)
+    assert doc.metadata["page_extractors"] == ["pdfium"]
+    assert "LEGISLATIVE CORRESPONDENT" in doc.text
+    assert "DISTRICT DIRECTOR" in doc.text
+
+
+def test_tagged_pdf_without_heading_tags_uses_layout_headings():
+    # amt_handbook is tagged, but every block is "P": the layout finds its headings
+    doc = read_pdf(pdf("docling/amt_handbook_sample.pdf"))
+    assert "Elastic Stop Nut" in texts(doc, "heading")
+
+
+def test_unruled_table_keeps_to_its_column_and_takes_two_line_header():
+    doc = read_pdf(pdf("docling/table_mislabeled_as_picture.pdf"))
+    check_spans(doc)
+    rows = rows_of(doc)
+    # the list items of the neighbouring page of the spread are not a column of the table
+    assert not any("Yes, at the national" in c for r in rows for c in r)
+    assert ("", "", "State funded legal aid", "CSOs") in rows
+    assert ("y", "Persons with disabilities", "*", "*") in rows
+    # three columns of prose side by side are not a table
+    fed = read_pdf(pdf("pdfplumber/federal-register-2020-17221.pdf"))
+    assert not any(r[0] == "Issued on August 3, 2020." for r in rows_of(fed))
+
+
+def test_margin_line_numbers_are_furniture():
+    doc = read_pdf(pdf("pdfplumber/scotus-transcript-p1.pdf"))
+    check_spans(doc)
+    assert doc.text.startswith("Official - Subject to Final Review")
+    nums = [f["text"] for f in doc.metadata["furniture"] if f["kind"] == "line_number"]
+    assert nums == [str(k) for k in range(1, 26)]

@@ -5,6 +5,7 @@ Coordinates are PDF points with ``top`` growing downwards (pdfplumber's conventi
 """
 from __future__ import annotations
 
+import bisect
 import heapq
 import re
 import unicodedata
@@ -143,6 +144,7 @@ class Block:
     bold: float = 0.0
     italic: float = 0.0
     tag: str | None = None  # structure tag from a tagged PDF
+    header_rows: int = 1  # tables: how many leading rows are the header
 
     @property
     def lines(self) -> list[str]:
@@ -229,15 +231,18 @@ def find_gutters(lines: list[list[dict[str, Any]]], width: float) -> list[tuple[
 def split_segments(line: list[dict[str, Any]], gap_factor: float = 1.2,
                    gutters: Sequence[tuple[float, float]] = ()) -> list[Segment]:
     """Split one line at horizontal gaps wider than ``gap_factor`` times the font size (table
-    columns) and at gaps over a column gutter."""
+    columns), at gaps over a column gutter, and between a small label and large text set on
+    the same baseline band ("Chapter 1." in front of a chapter title twice its size and more)."""
     segs: list[Segment] = []
     cur: list[dict[str, Any]] = []
     for w in line:
         if cur:
-            size = max(cur[-1].get("size", 10.0), w.get("size", 10.0))
+            a_size, b_size = cur[-1].get("size") or 10.0, w.get("size") or 10.0
+            size = max(a_size, b_size)
             g0, g1 = cur[-1]["x1"], w["x0"]
             if g1 - g0 > gap_factor * size or (g1 - g0 > 0.35 * size and any(
-                    min(g1, b) - max(g0, a) >= 0.5 * min(b - a, g1 - g0) for a, b in gutters)):
+                    min(g1, b) - max(g0, a) >= 0.5 * min(b - a, g1 - g0) for a, b in gutters)) or (
+                    g1 - g0 > 0.2 * min(a_size, b_size) and size > 2.5 * min(a_size, b_size)):
                 segs.append(_segment(cur))
                 cur = []
         cur.append(w)
@@ -335,28 +340,34 @@ def reading_order(blocks: Sequence[Any]) -> list[int]:
         return list(range(n))
     succ: list[set[int]] = [set() for _ in range(n)]
     indeg = [0] * n
-
-    def xov(a, b) -> bool:
-        return min(a.x1, b.x1) - max(a.x0, b.x0) > 0.5
+    x0 = [b.x0 for b in blocks]
+    x1 = [b.x1 for b in blocks]
+    top = [b.top for b in blocks]
+    bottom = [b.bottom for b in blocks]
+    by_top = sorted(range(n), key=lambda k: top[k])
+    tops = [top[k] for k in by_top]
 
     for i in range(n):
-        a = blocks[i]
+        ax0, ax1 = x0[i], x1[i]
         for j in range(n):
             if i == j:
                 continue
-            b = blocks[j]
+            bx0, bx1 = x0[j], x1[j]
             edge = False
-            if xov(a, b):
-                edge = (a.top + a.bottom) < (b.top + b.bottom)
-            elif a.x1 <= b.x0 + 0.5:
-                lo, hi = min(a.bottom, b.bottom), max(a.top, b.top)
+            if min(ax1, bx1) - max(ax0, bx0) > 0.5:
+                edge = (top[i] + bottom[i]) < (top[j] + bottom[j])
+            elif ax1 <= bx0 + 0.5:
+                lo, hi = min(bottom[i], bottom[j]), max(top[i], top[j])
                 edge = True
                 if hi > lo:
-                    for k in range(n):
-                        if k == i or k == j:
-                            continue
-                        c = blocks[k]
-                        if c.top >= lo - 1 and c.bottom <= hi + 1 and xov(c, a) and xov(c, b):
+                    # a block lying between them (in the vertical gap) and overlapping both
+                    for pos in range(bisect.bisect_left(tops, lo - 1), n):
+                        k = by_top[pos]
+                        if top[k] > hi + 1:
+                            break
+                        if (k != i and k != j and bottom[k] <= hi + 1
+                                and min(x1[k], ax1) - max(x0[k], ax0) > 0.5
+                                and min(x1[k], bx1) - max(x0[k], bx0) > 0.5):
                             edge = False
                             break
             if edge and j not in succ[i]:
@@ -396,6 +407,33 @@ def furniture_key(text: str) -> str:
 
 def is_page_number(text: str) -> bool:
     return bool(_PAGE_NO.match(text))
+
+
+def line_number_blocks(blocks: Sequence[Block]) -> set[int]:
+    """Indices of the blocks that are a margin column of line numbers (transcripts, legal
+    pleadings): at least five one-line blocks holding just a number, aligned on one edge, counting
+    up by one from top to bottom, beside (never under or over) the text."""
+    cands = [(i, b) for i, b in enumerate(blocks) if b.kind != "table" and len(b.segments) == 1
+             and re.fullmatch(r"\d{1,3}", b.segments[0].text.strip())]
+    if len(cands) < 5:
+        return set()
+    groups: dict[int, list[tuple[int, Block]]] = {}
+    for i, b in cands:
+        groups.setdefault(round(b.x1 / 4), []).append((i, b))
+    col = max(groups.values(), key=len)
+    if len(col) < 5:
+        return set()
+    col.sort(key=lambda ib: ib[1].top)
+    vals = [int(b.segments[0].text) for _, b in col]
+    steps = sum(1 for a, b in zip(vals, vals[1:]) if b == a + 1)
+    if steps < 0.8 * (len(vals) - 1):
+        return set()
+    ids = {i for i, _ in col}
+    x0, x1 = min(b.x0 for _, b in col), max(b.x1 for _, b in col)
+    others = [b for i, b in enumerate(blocks) if i not in ids]
+    if any(min(b.x1, x1) - max(b.x0, x0) > 0 for b in others):
+        return set()  # text above or below the numbers: not a margin
+    return ids
 
 
 def iter_words(blocks: Iterable[Block]) -> Iterable[dict[str, Any]]:
@@ -449,6 +487,9 @@ def text_tables(lines: list[list[Segment]], min_rows: int = 3, min_cols: int = 3
                     cells[k] = (cells[k] + " " + s.text).strip()
                 rows.append(cells)
             if ok and sum(1 for r in rows for c in r if c) >= 0.6 * len(rows) * len(cols):
+                head, head_lines = _header_lines(lines, i, cols, used)
+                rows = head + rows
+                run = head_lines + run
                 segs = [s for line in run for s in line]
                 b = Block(min(s.x0 for s in segs), min(s.top for s in segs), max(s.x1 for s in segs),
                           max(s.bottom for s in segs), kind="table", rows=rows)
@@ -456,3 +497,86 @@ def text_tables(lines: list[list[Segment]], min_rows: int = 3, min_cols: int = 3
                 used.update(id(s) for s in segs)
         i = j
     return out, used
+
+
+def _header_lines(lines: list[list[Segment]], i: int, cols: list[list[float]], used: set[int],
+                  most: int = 3) -> tuple[list[list[str]], list[list[Segment]]]:
+    """The header of an unruled table starting at line ``i``: up to ``most`` lines right above it
+    whose short segments each fall under exactly one column (header cells the data rows do not
+    make tabular: one cell, or a cell set on two lines). Lines set closer than the rows are one
+    header row ("State funded" over "legal aid"). Returns the header rows and their lines."""
+
+    def under(s: Segment) -> int | None:
+        hit = [k for k, (a, b) in enumerate(cols) if min(b, s.x1) - max(a, s.x0) > 0]
+        return hit[0] if len(hit) == 1 else None
+
+    got: list[list[Segment]] = []
+    below = lines[i]
+    for k in range(i - 1, max(-1, i - 1 - most), -1):
+        line = lines[k]
+        size = max(s.size for s in line + below) or 10.0
+        if (min(s.top for s in below) - max(s.bottom for s in line) > 1.0 * size
+                or any(id(s) in used or len(s.text) > 40 or under(s) is None for s in line)):
+            break
+        got.insert(0, line)
+        below = line
+    rows: list[list[str]] = []
+    prev_bottom = None
+    for line in got:
+        cells = [""] * len(cols)
+        for s in line:
+            c = under(s)
+            cells[c] = (cells[c] + " " + s.text).strip()
+        size = max(s.size for s in line) or 10.0
+        if rows and prev_bottom is not None and min(s.top for s in line) - prev_bottom < 0.5 * size:
+            rows[-1] = [(a + " " + b).strip() for a, b in zip(rows[-1], cells)]
+        else:
+            rows.append(cells)
+        prev_bottom = max(s.bottom for s in line)
+    return rows, got
+
+
+_NUMERIC = re.compile(r"^[\s\d.,:;%()+\-\u2013\u2212/$€£*xX]*$")
+
+
+def fill_header_spans(rows: list[list[str | None]]) -> tuple[list[list[str | None]], int]:
+    """Multi-row table headers (``None`` marks a position covered by a merged cell): the header
+    is row 0 plus, where row 0 has merged cells, the following rows that also have merged cells
+    and no numbers (at most 3 rows, never all rows). In the header a merged position under a
+    cell is filled with that cell's text (the cell spans the rows), so each header row names
+    every column, as in docling's output. Returns the rows and the header row count."""
+    rows = [list(r) for r in rows]
+    if len(rows) < 3 or None not in rows[0]:
+        return rows, 1
+    header = 1
+    while (header < min(3, len(rows) - 1) and None in rows[header]
+           and not any(c and _NUMERIC.match(c) for c in rows[header])):
+        header += 1
+    for k in range(1, header):
+        for j, c in enumerate(rows[k]):
+            if c is None and j < len(rows[k - 1]) and rows[k - 1][j]:
+                rows[k][j] = rows[k - 1][j]
+    return rows, header
+
+
+_TOC_LINE = re.compile(r"^(?P<entry>.*?\S)\s*(?:\.\s*){3,}(?P<page>\d{1,4}|[ivxlcdm]{1,7})$", re.I)
+
+
+def toc_tables(lines: list[list[dict[str, Any]]], min_rows: int = 3
+               ) -> tuple[list[Block], list[list[dict[str, Any]]]]:
+    """A table of contents (entries with dot leaders and a page number) as a two-column table
+    [entry, page]; returns the table blocks and the lines left over. Needs ``min_rows`` such
+    lines on the page."""
+    hits = []
+    for i, line in enumerate(lines):
+        m = _TOC_LINE.match(" ".join(w["text"] for w in line))
+        if m:
+            hits.append((i, m))
+    if len(hits) < min_rows:
+        return [], lines
+    taken = {i for i, _ in hits}
+    rows = [[m.group("entry").rstrip(" ."), m.group("page")] for _, m in hits]
+    ws = [w for i, _ in hits for w in lines[i]]
+    b = Block(min(w["x0"] for w in ws), min(w["top"] for w in ws), max(w["x1"] for w in ws),
+              max(w["bottom"] for w in ws), kind="table", rows=rows, header_rows=0)
+    return [b], [line for i, line in enumerate(lines) if i not in taken]
