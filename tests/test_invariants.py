@@ -11,10 +11,9 @@ from __future__ import annotations
 import os
 import random
 from functools import lru_cache
-from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import seamcut

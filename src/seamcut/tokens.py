@@ -16,13 +16,11 @@ import logging
 import re
 import struct
 import unicodedata
-from operator import itemgetter
 from abc import ABC, abstractmethod
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
-from itertools import chain
 from pathlib import Path
-from typing import Any, Callable, Iterable, Literal, Sequence
+from typing import Any, Callable, Literal, Sequence
 
 import numpy as np
 
