@@ -62,6 +62,11 @@ PANGO_DOCS = {
                               "सोयाबीन फसल देखभाल पुस्तिका (काल्पनिक) - MADE UP"),
 }
 SCAN_DOC = ("seed-subsidy-circular-2019-scan.pdf", "old-seed-subsidy-circular.html")
+#: Devanagari notices printed and scanned (image only): output name -> (Pango source, OCR language)
+DEVANAGARI_SCANS = {
+    "soybean-notice-hi-scan.pdf": ("soybean-notice-hi-scan.pango", "hin"),
+    "orange-notice-mr-scan.pdf": ("orange-notice-mr-scan.pango", "mar"),
+}
 
 #: (question, must_contain, source, page); must_contain "" = no answer in any document
 QUESTIONS: list[tuple[str, object, str | None, int | None]] = [
@@ -219,28 +224,59 @@ def make_pango(src: Path, out: Path, header: str) -> None:
     pin_dates(out)
 
 
-def make_scan(src: Path, out: Path) -> None:
+def _rasterize(pdf: Path, dpi: int) -> "Image.Image":
+    from PIL import Image
+
+    with tempfile.TemporaryDirectory() as tmp:
+        run("pdftoppm", "-r", str(dpi), "-gray", "-png", "-singlefile", str(pdf), str(Path(tmp) / "page"))
+        return Image.open(Path(tmp) / "page.png").convert("L").copy()
+
+
+def _scanned(img: "Image.Image", *, seed: int, skew: float, turn: int, noise: float) -> "Image.Image":
+    """A page as a scanner gives it back: turned, slightly skewed, grey speckle and blur."""
     import numpy as np
     from PIL import Image, ImageFilter
+
+    img = img.rotate(skew, expand=True, fillcolor=255, resample=Image.BICUBIC)
+    if turn:
+        img = img.rotate(turn, expand=True, fillcolor=255)
+    rng = np.random.default_rng(seed)
+    arr = np.asarray(img, dtype=np.int16)
+    arr = arr + rng.normal(0, noise, arr.shape).astype(np.int16) - 10
+    arr[rng.random(arr.shape) < 0.002] = 40
+    return Image.fromarray(np.clip(arr, 0, 255).astype(np.uint8)).filter(ImageFilter.GaussianBlur(0.6))
+
+
+def _save_scan(img: "Image.Image", out: Path, dpi: int, title: str) -> None:
+    fixed = time.gmtime(1767225600)  # 2026-01-01 00:00 UTC
+    img.save(out, "PDF", resolution=dpi, quality=60, title=title, creationDate=fixed, modDate=fixed)
+
+
+def make_scan(src: Path, out: Path) -> None:
     import weasyprint
 
     with tempfile.TemporaryDirectory() as tmp:
         pdf = Path(tmp) / "clean.pdf"
         weasyprint.HTML(filename=str(src)).write_pdf(str(pdf))
-        run("pdftoppm", "-r", "150", "-gray", "-png", "-singlefile", str(pdf), str(Path(tmp) / "page"))
-        img = Image.open(Path(tmp) / "page.png").convert("L")
-    # a page fed sideways into the scanner, slightly skewed, with grey speckle and blur
-    img = img.rotate(1.2, expand=True, fillcolor=255, resample=Image.BICUBIC)
-    img = img.rotate(90, expand=True, fillcolor=255)
-    rng = np.random.default_rng(2019)
-    arr = np.asarray(img, dtype=np.int16)
-    arr = arr + rng.normal(0, 12, arr.shape).astype(np.int16) - 10
-    speckle = rng.random(arr.shape) < 0.002
-    arr[speckle] = 40
-    img = Image.fromarray(np.clip(arr, 0, 255).astype(np.uint8)).filter(ImageFilter.GaussianBlur(0.6))
-    fixed = time.gmtime(1767225600)  # 2026-01-01 00:00 UTC
-    img.save(out, "PDF", resolution=150, quality=60, title="Seed Subsidy Circular 2019 (MADE UP, scanned)",
-             creationDate=fixed, modDate=fixed)
+        truth = page_text(pdf, 1)
+        img = _rasterize(pdf, 150)
+    # a page fed sideways into the scanner
+    img = _scanned(img, seed=2019, skew=1.2, turn=90, noise=12)
+    _save_scan(img, out, 150, "Seed Subsidy Circular 2019 (MADE UP, scanned)")
+    (SRC / (out.stem + ".truth.txt")).write_text(truth, encoding="utf-8")
+
+
+def make_devanagari_scan(src: Path, out: Path, seed: int) -> None:
+    """A Devanagari notice rendered with pango-view, printed and scanned at 200 dpi."""
+    with tempfile.TemporaryDirectory() as tmp:
+        pdf = Path(tmp) / "clean.pdf"
+        run("pango-view", "--markup", "--font=Noto Sans Devanagari 13", "--width=483",
+            "--hinting=none", "--margin=56", "--dpi=72", "-q", "-o", str(pdf), str(src))
+        img = _rasterize(pdf, 200)
+    img = _scanned(img, seed=seed, skew=0.8, turn=0, noise=8)
+    _save_scan(img, out, 200, f"{out.stem} (MADE UP, scanned)")
+    truth = _TAG.sub("", src.read_text(encoding="utf-8"))
+    (SRC / (out.stem + ".truth.txt")).write_text(truth, encoding="utf-8")
 
 
 def scan_text(pdf: Path) -> str:
@@ -300,13 +336,17 @@ def main() -> None:
         pages[name] = page_count(OUT / name)
     make_scan(SRC / SCAN_DOC[1], OUT / SCAN_DOC[0])
     pages[SCAN_DOC[0]] = page_count(OUT / SCAN_DOC[0])
+    for seed, (name, (src, _)) in enumerate(DEVANAGARI_SCANS.items(), start=7):
+        make_devanagari_scan(SRC / src, OUT / name, seed)
+        pages[name] = page_count(OUT / name)
 
     texts: dict[tuple[str, int], str] = {}
     for name, n in pages.items():
-        if name == SCAN_DOC[0]:
+        if name == SCAN_DOC[0] or name in DEVANAGARI_SCANS:
             if page_text(OUT / name, 1).strip():
                 sys.exit(f"{name} has a text layer; it must be image-only")
-            texts[(name, 1)] = scan_text(OUT / name)
+            if name == SCAN_DOC[0]:
+                texts[(name, 1)] = scan_text(OUT / name)
             continue
         for p in range(1, n + 1):
             texts[(name, p)] = page_text(OUT / name, p)

@@ -4,6 +4,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
+import pytest
 import yaml
 
 import seamcut
@@ -115,3 +116,33 @@ def test_dose_table_longer_than_the_limit_comes_out_as_row_groups_with_the_heade
         assert "Pest | Spray (per litre of water) | Repeat after" in c.text
     whitefly = next(c for c in rows if "Whitefly | 2 ml per litre" in c.text)
     assert any("Cotton" in h for h in whitefly.heading_path)
+
+
+def _levenshtein(a: str, b: str) -> int:
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        prev = cur
+    return prev[-1]
+
+
+@pytest.mark.parametrize("name, lang", [("seed-subsidy-circular-2019-scan", "en"),
+                                        ("soybean-notice-hi-scan", "hi"),
+                                        ("orange-notice-mr-scan", "mr")])
+def test_scanned_pages_ocr_character_error_rate(name, lang):
+    """The corpus's scanned pages (no text layer) in English, Hindi and Marathi: CER <= 5%
+    against the text they were printed from (whitespace left out: layout is not content)."""
+    import re
+    import unicodedata
+
+    def norm(s: str) -> str:
+        return re.sub(r"\s+", "", unicodedata.normalize("NFC", s))
+
+    d = doc(f"{name}.pdf")
+    truth = norm((HELPLINE.parent / "helpline-src" / f"{name}.truth.txt").read_text(encoding="utf-8"))
+    cer = _levenshtein(norm(d.text), truth) / len(truth)
+    print(f"{name}: CER {cer:.2%}")
+    assert cer <= 0.05
+    assert d.language == lang and d.metadata["page_extractors"] == ["ocr"]
