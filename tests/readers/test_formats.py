@@ -180,3 +180,24 @@ def test_chunks_carry_heading_path_and_language_of_their_elements(tmp_path):
     hindi = next(c for c in chunks if "छिड़काव" in c.body)
     assert hindi.language == "hi" and hindi.heading_path[-1] == "सलाह"
     assert by_text  # every chunk has a first line
+
+
+def test_documents_with_no_text_are_named_not_dropped(tmp_path):
+    import pypdfium2 as pdfium
+    from PIL import Image
+
+    from seamcut.readers.pdf import read_pdf
+
+    pdf = pdfium.PdfDocument.new()
+    for _ in range(2000):
+        pdf.new_page(595, 842)
+    blank = tmp_path / "blank.pdf"
+    pdf.save(str(blank))
+    notes = read_pdf(blank).metadata["page_notes"]
+    assert all(n == ["blank page"] for n in notes.values())  # not sent to OCR, page after page
+    with pytest.raises(InputError, match="no text found in 2000 page"):
+        read(blank)
+    img = tmp_path / "white.png"
+    Image.new("L", (800, 600), 255).save(img)
+    with pytest.raises(InputError, match="no text found"):
+        read(img)

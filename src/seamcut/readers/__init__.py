@@ -101,6 +101,11 @@ def read(path: str | Path, *, encoding: str | None = None, ocr: str = "auto",
         doc = read_text(p, encoding)
         doc = Document(text=doc.text, source=doc.source, metadata=doc.metadata, elements=tuple(
             Element("paragraph", a, b) for a, b in paragraph_spans(doc.text)))
+    if not doc.text.strip():
+        pages = len(doc.page_starts) or doc.metadata.get("pages")
+        where = f" in {pages} page(s)" if pages else ""
+        how = " (OCR found none)" if kind == "image" or doc.metadata.get("extractor") == "ocr" else ""
+        raise InputError(p, f"no text found{where}{how}")
     if fields:
         import dataclasses
         doc = dataclasses.replace(doc, metadata={**doc.metadata, **fields},

@@ -346,6 +346,21 @@ def _invisible_text(pdoc, index: int) -> bool:
         return False
 
 
+def _has_marks(pdoc, index: int) -> bool:
+    """Whether a page draws anything (an image, a path, a form, a shading)."""
+    import pypdfium2.raw as raw
+
+    page = pdoc[index]
+    try:
+        kinds = (raw.FPDF_PAGEOBJ_IMAGE, raw.FPDF_PAGEOBJ_PATH, raw.FPDF_PAGEOBJ_FORM,
+                 raw.FPDF_PAGEOBJ_SHADING)
+        return any(True for _ in page.get_objects(filter=list(kinds), max_depth=1))
+    except Exception:
+        return True
+    finally:
+        page.close()
+
+
 def _ocr(pdoc, index: int, languages: list[str] | None) -> list[tuple[str, str, dict[str, Any]]] | None:
     """OCR one page; None where the OCR module is not available."""
     try:
@@ -747,6 +762,9 @@ def _read_page(p: Path, pdoc, fpage, plumber: list[Any], i: int, ocr: str, langu
     res = _Page(n, width, height, extractor="none")
     if ocr == "never":
         res.notes.append("no text layer; OCR off (ocr='never')")
+        return res
+    if not _has_marks(pdoc, i):  # nothing drawn at all: no text to find, no OCR time to spend
+        res.notes.append("blank page")
         return res
     got = _ocr(pdoc, i, languages)
     if got is None:
