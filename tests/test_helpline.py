@@ -146,3 +146,21 @@ def test_scanned_pages_ocr_character_error_rate(name, lang):
     print(f"{name}: CER {cer:.2%}")
     assert cer <= 0.05
     assert d.language == lang and d.metadata["page_extractors"] == ["ocr"]
+
+
+def test_a_pdf_of_several_scans_is_ocrd_in_one_batch_with_labels_per_page(tmp_path):
+    import pypdfium2 as pdfium
+
+    out = pdfium.PdfDocument.new()
+    for name in ("seed-subsidy-circular-2019-scan", "soybean-notice-hi-scan", "orange-notice-mr-scan"):
+        src = pdfium.PdfDocument(str(HELPLINE / f"{name}.pdf"))
+        out.import_pages(src)
+        src.close()
+    path = tmp_path / "three-scans.pdf"
+    out.save(str(path))
+    d = seamcut.read(path)
+    assert d.metadata["page_extractors"] == ["ocr", "ocr", "ocr"]
+    by_page = {}
+    for e in d.elements:
+        by_page.setdefault(e.page, []).append(e.language)
+    assert [max(set(v), key=v.count) for _, v in sorted(by_page.items())] == ["en", "hi", "mr"]

@@ -377,6 +377,11 @@ def _ocr(pdoc, index: int, languages: list[str] | None) -> list[tuple[str, str, 
     except Exception as exc:  # OCR failing should not lose the document
         log.warning("OCR failed on page %d: %s", index + 1, exc)
         return None
+    return _ocr_elements(res)
+
+
+def _ocr_elements(res: Any) -> list[tuple[str, str, dict[str, Any]]]:
+    """An ``OcrPage`` as (kind, text, metadata) paragraphs."""
     out = []
     blocks = list(getattr(res, "blocks", None) or [])
     meta = {"rotation": getattr(res, "rotation", 0), "languages": list(getattr(res, "languages", []) or [])}
@@ -676,6 +681,7 @@ def read_pdf(path: str | Path, *, ocr: str = "auto", languages: list[str] | None
             finally:
                 if fpage is not None:
                     fpage.close()
+        _ocr_pending(pdoc, pages, languages)
     finally:
         for pdf in plumber:
             pdf.close()
@@ -766,12 +772,46 @@ def _read_page(p: Path, pdoc, fpage, plumber: list[Any], i: int, ocr: str, langu
     if not _has_marks(pdoc, i):  # nothing drawn at all: no text to find, no OCR time to spend
         res.notes.append("blank page")
         return res
-    got = _ocr(pdoc, i, languages)
-    if got is None:
-        res.notes.append("no text layer; OCR unavailable")
-        return res
-    res.extractor, res.plain = "ocr", got
+    res.extractor = _OCR_PENDING  # OCR'd with the other scanned pages, in parallel
     return res
+
+
+_OCR_PENDING = "ocr-pending"
+#: scanned pages rendered and OCR'd together (each process takes one page; bounded memory)
+OCR_BATCH = 8
+
+
+def _ocr_pending(pdoc, pages: list[_Page], languages: list[str] | None) -> None:
+    """OCR every page left pending, a batch of pages at a time across processes."""
+    pending = [k for k, pg in enumerate(pages) if pg.extractor == _OCR_PENDING]
+    if not pending:
+        return
+    try:
+        from .ocr import ocr_pages  # type: ignore[import-not-found]
+    except ImportError:
+        ocr_pages = None
+    for start in range(0, len(pending), OCR_BATCH):
+        batch = pending[start:start + OCR_BATCH]
+        results: list[Any] = [None] * len(batch)
+        if ocr_pages is not None:
+            images = []
+            for k in batch:
+                page = pdoc[k]
+                try:
+                    images.append(page.render(scale=300 / 72).to_pil())
+                finally:
+                    page.close()
+            try:
+                results = ocr_pages(images, languages, progress=len(pending) > 1)
+            except Exception as exc:  # OCR failing should not lose the document
+                log.warning("OCR failed on pages %s: %s", [k + 1 for k in batch], exc)
+        for k, res in zip(batch, results):
+            pg = pages[k]
+            if res is None:
+                pg.extractor = "none"
+                pg.notes.append("no text layer; OCR unavailable")
+            else:
+                pg.extractor, pg.plain = "ocr", _ocr_elements(res)
 
 
 def _body_size(pages: list[_Page]) -> float:
