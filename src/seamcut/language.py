@@ -6,6 +6,7 @@ Devanagari script. Labels are ISO 639-1 codes ("en", "hi", "mr", ...).
 from __future__ import annotations
 
 import dataclasses
+from bisect import bisect_left
 import re
 from collections import Counter
 
@@ -52,6 +53,20 @@ def label(document: Document) -> Document:
             weight[lang] += el.end - el.start
     doc_lang = document.language or (weight.most_common(1)[0][0] if weight
                                      else detect(text, DOCUMENT_MIN_SCORE))
+    # an element too short to tell takes its page's language (the nearest labelled element on
+    # the same page), else the document's: a short heading on a Marathi page of a mixed file is
+    # Marathi
+    by_page: dict[int, list[int]] = {}
+    for j, lang in enumerate(langs):
+        if lang and elements[j].page is not None:
+            by_page.setdefault(elements[j].page, []).append(j)
+    filled = list(langs)
+    for i, lang in enumerate(langs):
+        near = by_page.get(elements[i].page) if not lang else None
+        if near:
+            k = bisect_left(near, i)
+            candidates = near[max(0, k - 1):k + 1]
+            filled[i] = langs[min(candidates, key=lambda j: (abs(j - i), j > i))]
     labelled = tuple(dataclasses.replace(el, language=lang or doc_lang)
-                     for el, lang in zip(elements, langs))
+                     for el, lang in zip(elements, filled))
     return dataclasses.replace(document, elements=labelled, language=doc_lang)
