@@ -9,6 +9,8 @@ import yaml
 
 import seamcut
 
+from .readers.test_ocr import levenshtein
+
 HELPLINE = Path(__file__).resolve().parents[1] / "examples" / "helpline"
 
 
@@ -118,16 +120,6 @@ def test_dose_table_longer_than_the_limit_comes_out_as_row_groups_with_the_heade
     assert any("Cotton" in h for h in whitefly.heading_path)
 
 
-def _levenshtein(a: str, b: str) -> int:
-    prev = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        cur = [i]
-        for j, cb in enumerate(b, 1):
-            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
-        prev = cur
-    return prev[-1]
-
-
 @pytest.mark.parametrize("name, lang", [("seed-subsidy-circular-2019-scan", "en"),
                                         ("soybean-notice-hi-scan", "hi"),
                                         ("orange-notice-mr-scan", "mr")])
@@ -142,7 +134,7 @@ def test_scanned_pages_ocr_character_error_rate(name, lang):
 
     d = doc(f"{name}.pdf")
     truth = norm((HELPLINE.parent / "helpline-src" / f"{name}.truth.txt").read_text(encoding="utf-8"))
-    cer = _levenshtein(norm(d.text), truth) / len(truth)
+    cer = levenshtein(norm(d.text), truth) / len(truth)
     print(f"{name}: CER {cer:.2%}")
     assert cer <= 0.05
     assert d.language == lang and d.metadata["page_extractors"] == ["ocr"]
