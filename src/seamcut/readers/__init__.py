@@ -20,7 +20,6 @@ from .text import decode, read_text
 #: file name endings a folder walk picks up
 SUFFIXES = (".txt", ".text", ".md", ".markdown", ".html", ".htm", ".pdf", ".docx",
             ".png", ".jpg", ".jpeg", ".tif", ".tiff")
-TEXT_SUFFIXES = SUFFIXES  # kept for callers of the first version
 
 _IMAGES = ((b"\x89PNG\r\n\x1a\n", "PNG"), (b"\xff\xd8\xff", "JPEG"), (b"II*\x00", "TIFF"),
            (b"MM\x00*", "TIFF"))

@@ -135,7 +135,6 @@ class Budget:
             raise ValueError(f"size {cfg.size} {cfg.unit} leaves {room} beside the "
                              f"{self.unit_measure.overhead} the model adds to every text: "
                              f"not more than the overlap ({cfg.overlap})")
-        self.size = cfg.size
         self.reserve = 0
         self.counted: dict[tuple[int, int], int] = {}   # real token counts already made
 
