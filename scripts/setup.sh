@@ -28,6 +28,13 @@ for lang in hin mar osd; do
   [ -e "/usr/share/tesseract-ocr/5/tessdata/$lang.traineddata" ] || apt_packages+=("tesseract-ocr-$lang")
 done
 command -v pdftotext >/dev/null || apt_packages+=(poppler-utils)
+# for the tests: qpdf encrypts a PDF (encrypted-input checks); pango-view with Noto fonts renders
+# Hindi and Marathi pages with a correct text map (OCR error-rate checks)
+if [ "$test" = 1 ]; then
+  command -v qpdf >/dev/null || apt_packages+=(qpdf)
+  command -v pango-view >/dev/null || apt_packages+=(pango1.0-tools)
+  [ -d /usr/share/fonts/truetype/noto ] || apt_packages+=(fonts-noto-core)
+fi
 if ((${#apt_packages[@]})); then
   if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
     apt-get update -qq

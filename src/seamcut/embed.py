@@ -602,9 +602,9 @@ def _error_detail(exc: urllib.error.HTTPError) -> str:
 # cache
 
 def default_cache_dir() -> Path:
-    env = os.environ.get("SEAMCUT_CACHE")
-    return Path(env).expanduser() / "embeddings" if env else \
-        Path.home() / ".cache" / "seamcut" / "embeddings"
+    """``$SEAMCUT_CACHE/embeddings`` or ``~/.cache/seamcut/embeddings``."""
+    from .cache import cache_root
+    return cache_root() / "embeddings"
 
 
 class EmbeddingCache:

@@ -5,7 +5,7 @@ Every offset in seamcut is a code-point index into ``Document.text`` (Python ``s
 from __future__ import annotations
 
 import hashlib
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any, Mapping
 
@@ -103,7 +103,7 @@ class Chunk:
 
     def to_dict(self) -> dict[str, Any]:
         """Every field as JSON-ready plain data."""
-        d = asdict(self)
+        d = {f.name: getattr(self, f.name) for f in fields(self)}  # asdict would deep-copy
         d["pages"] = list(self.pages)
         d["heading_path"] = list(self.heading_path)
         d["metadata"] = dict(self.metadata)

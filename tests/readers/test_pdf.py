@@ -193,6 +193,119 @@ def test_bad_ocr_mode():
         read_pdf(pdf("docling/multi_page.pdf"), ocr="sometimes")
 
 
+def _pdf_file(objects: list[bytes]) -> bytes:
+    """A PDF with ``objects`` as objects 1, 2, ... (1: the catalog) and a correct xref table."""
+    out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for n, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (n, body)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    return bytes(out)
+
+
+def _stream(data: bytes) -> bytes:
+    return b"<< /Length %d >>\nstream\n%s\nendstream" % (len(data), data)
+
+
+_DEEP = 100_000  # levels of nesting of one array or dictionary
+_LONG = 10_000  # links of a chain of references, levels of a page tree
+_TEXT = b"BT /F1 12 Tf 72 700 Td (Hello deep world) Tj ET"
+# a font whose "a" is the vowel sign U+093F: text that starts words with it reads as garbled,
+# so the page also goes through the fallbacks (pdfminer, pdftotext, OCR)
+_GARBLE_CMAP = (b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /G def "
+                b"1 begincodespacerange <00> <FF> endcodespacerange 1 beginbfchar <61> <093F> "
+                b"endbfchar endcmap CMapName currentdict /CMap defineresource pop end end")
+
+
+def _one_page(resources: bytes = b"<< /Font << /F1 4 0 R >> >>", content: bytes = _TEXT,
+              garble: bool = False, extra: tuple[bytes, ...] = ()) -> bytes:
+    font = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica%s >>" % (
+        b" /ToUnicode 6 0 R" if garble else b"")
+    return _pdf_file([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                      b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources %s "
+                      b"/Contents 5 0 R >>" % resources, font, _stream(content),
+                      _stream(_GARBLE_CMAP) if garble else b"null", *extra])
+
+
+def _deep_page_tree() -> bytes:
+    objs = [b"<< /Type /Catalog /Pages 2 0 R >>"]
+    for k in range(_LONG):  # objects 2 .. _LONG + 1, each the only kid of the one before
+        parent = b" /Parent %d 0 R" % (k + 1) if k else b""
+        objs.append(b"<< /Type /Pages /Kids [%d 0 R] /Count 1%s >>" % (k + 3, parent))
+    page = _LONG + 2
+    objs.append(b"<< /Type /Page /Parent %d 0 R /MediaBox [0 0 612 792] /Resources << /Font "
+                b"<< /F1 %d 0 R >> >> /Contents %d 0 R >>" % (page - 1, page + 1, page + 2))
+    objs += [b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>", _stream(_TEXT)]
+    return _pdf_file(objs)
+
+
+def _deeply_nested_pdfs() -> dict[str, bytes]:
+    array = b"[" * _DEEP + b"]" * _DEEP
+    dictionary = b"<< /A " * _DEEP + b">> " * _DEEP
+    fonts = b"<< /Font << /F1 4 0 R >> /Deep %s >>"
+    garbled = b"BT /F1 12 Tf 72 700 Td (aaaa aaaa aaaa) Tj ET"
+    return {
+        "array-in-resources": _one_page(resources=fonts % array),
+        "dictionary-in-resources": _one_page(resources=fonts % dictionary),
+        "array-in-content": _one_page(content=_TEXT + b"\nBT /F1 12 Tf 72 600 Td %s TJ ET"
+                                      % (b"[" * _DEEP + b"(x)" + b"]" * _DEEP)),
+        "dictionary-in-content": _one_page(content=b"/Span %sBDC %s EMC" % (dictionary, _TEXT)),
+        # /Resources 7 0 R, which is 8 0 R, ..., the last one the dictionary
+        "reference-chain": _one_page(resources=b"7 0 R", extra=tuple(
+            b"%d 0 R" % (n + 1) for n in range(7, 7 + _LONG)) + (b"<< /Font << /F1 4 0 R >> >>",)),
+        "page-tree": _deep_page_tree(),
+        "garbled-array-in-resources": _one_page(resources=fonts % array, content=garbled, garble=True),
+        "garbled-array-in-content": _one_page(garble=True, content=garbled + b"\nBT /F1 12 Tf 72 600 "
+                                              b"Td %s TJ ET" % (b"[" * _DEEP + b"(a)" + b"]" * _DEEP)),
+    }
+
+
+_READ_IN_CHILD = """
+import json, resource, sys, time
+import seamcut
+t = time.perf_counter()
+try:
+    out = {"text": seamcut.read(sys.argv[1]).text}
+except seamcut.errors.InputError as exc:
+    out = {"error": str(exc)}
+out["seconds"] = time.perf_counter() - t
+out["max_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps(out))
+"""
+
+
+@pytest.mark.parametrize("name", list(_deeply_nested_pdfs()))
+def test_deeply_nested_pdf_is_an_error_naming_the_file_or_read_in_bounded_time(tmp_path, name):
+    """Arrays and dictionaries nested 100,000 deep, 10,000 references to follow, a page tree
+    10,000 deep (pdfium, pdfminer and pdftotext are all given the file): ``read`` raises an
+    ``InputError`` naming the file or returns, within 20 s and 1 GiB, and the process lives
+    (it runs in a child process, so that a crash in C shows as a signal, not a lost test run)."""
+    import json
+    import os
+    import sys
+
+    path = tmp_path / f"{name}.pdf"
+    path.write_bytes(_deeply_nested_pdfs()[name])
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    try:
+        r = subprocess.run([sys.executable, "-c", _READ_IN_CHILD, str(path)], capture_output=True,
+                           text=True, timeout=120, env=env)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"{name}: read for over 120 s")
+    assert r.returncode == 0, f"{name}: child exited with {r.returncode}: {r.stderr[-2000:]}"
+    got = json.loads(r.stdout.strip().splitlines()[-1])
+    if "error" in got:
+        assert path.name in got["error"]
+    else:
+        assert isinstance(got["text"], str)
+    assert got["seconds"] < 20
+    assert got["max_rss_mb"] < 1024
+
+
 def test_heading_levels_bounded_and_numbered_headings():
     doc = read_pdf(pdf("docling/redp5110_sampled.pdf"))
     heads = texts(doc, "heading")
@@ -273,9 +386,12 @@ def test_cover_and_diagram_text_are_not_headings():
     # real headings with body text after them stay
     assert {"Contents", "Preface", "Authors", "Column mask", "2.2 Separation of duties"} <= heads
     # the title is the largest text of several words on the cover (not the one-word logo), and a
-    # small "Chapter 1." label on a chapter title's line is not part of the heading
+    # small "Chapter 1." label on a chapter title's line is not part of the heading; the chapter
+    # number set large above the title is (not a page number, though it is at the top)
     assert doc.metadata["title"] == "Row and Column Access Control Support in IBM DB2 for i"
-    assert "Securing and protecting IBM DB2 data" in heads
+    assert "1 Securing and protecting IBM DB2 data" in heads
+    assert "Expert help to achieve your business requirements" not in heads  # a subtitle
+    assert "Protect columns by defining column masks" not in heads  # the last of three taglines
 
 
 def test_fill_header_spans_and_toc_helpers():
@@ -333,3 +449,98 @@ def test_margin_line_numbers_are_furniture():
     assert doc.text.startswith("Official - Subject to Final Review")
     nums = [f["text"] for f in doc.metadata["furniture"] if f["kind"] == "line_number"]
     assert nums == [str(k) for k in range(1, 26)]
+
+
+# ---------------------------------------------------------------------------------------------
+# section numbers, footers beside page numbers, check-box bullets, right-to-left headings
+
+
+def test_section_number_in_a_box_beside_its_heading_is_part_of_it():
+    doc = read_pdf(pdf("docling/normal_4pages.pdf"))
+    check_spans(doc)
+    heads = texts(doc, "heading")
+    assert {"1 들어가며", "2 코로나-19 관련 보험 현황", "3 문제점", "4 개선과제", "5 맺으며"} <= set(heads)
+    assert "1" not in texts(doc, "paragraph")
+
+
+def _body_lines(n: int = 6) -> bytes:
+    line = b"(Body text of the section that runs across the page and says what was done here.) Tj"
+    return b"BT /F1 10 Tf 72 560 Td " + b" 0 -13 Td ".join([line] * n) + b" ET"
+
+
+def test_large_chapter_number_joins_its_heading_and_footer_beside_page_number_is_furniture(tmp_path):
+    content = b"\n".join([
+        b"BT /F1 40 Tf 72 680 Td (2) Tj ET",  # a chapter number set large above the title
+        b"BT /F1 24 Tf 72 620 Td (Methods and data) Tj ET",
+        _body_lines(),
+        b"BT /F1 9 Tf 72 40 Td (Annual Report of the Station) Tj ET",  # the footer line ...
+        b"BT /F1 9 Tf 530 40 Td (7) Tj ET",  # ... of the page number
+    ])
+    f = tmp_path / "chapter.pdf"
+    f.write_bytes(_one_page(content=content))
+    doc = read_pdf(f)
+    check_spans(doc)
+    assert texts(doc, "heading") + texts(doc, "title") == ["2 Methods and data"]
+    furn = {x["text"]: x["kind"] for x in doc.metadata["furniture"]}
+    assert furn.get("7") == "page_number" and "Annual Report of the Station" in furn
+    assert "2" not in furn and "Annual Report" not in doc.text
+
+
+def test_check_box_glyphs_and_hanging_numbers_make_list_items():
+    doc = read_pdf(pdf("docling/table_mislabeled_as_picture.pdf"))
+    check_spans(doc)
+    items = {doc.text[e.start:e.end]: e for e in doc.elements if e.kind == "list_item"}
+    # a Wingdings check box (U+0084 in the text layer) is the item's marker, not its text
+    item = items["They supervise, coach or mentor private practitioners who take legal aid cases"]
+    assert item.metadata["marker"] == "\x84"
+    assert "Yes, at regional (district) level" in items  # one item per box, not one paragraph
+    # a question number set apart from its text ("26.    If your country ...") stays with it
+    assert any(t.startswith("26. If your country allows legal aid services") for t in items)
+    # the running footer on the page number's line ("Annex  209") is not a heading
+    assert "Annex" not in texts(doc, "heading")
+    assert {"Annex", "208", "209"} <= {x["text"] for x in doc.metadata["furniture"]}
+
+
+def test_right_to_left_heading_found_from_pdfium_layout():
+    if not shutil.which("pdftotext"):
+        pytest.skip("pdftotext (poppler-utils) not installed")
+    doc = read_pdf(pdf("docling/right_to_left_01.pdf"))
+    heads = texts(doc, "heading")
+    assert len(heads) == 1 and heads[0].startswith("تحسين") and heads[0].endswith("R و Python")
+    assert len(texts(doc, "paragraph")) >= 4
+
+
+def test_display_labels_and_subtitles_are_not_headings():
+    doc = read_pdf(pdf("docling/redp5110_sampled.pdf"))
+    heads = texts(doc, "heading")
+    # a bold one-line label is not body text: the small label over it is no heading; the large
+    # heading of the same words stays
+    assert heads.count("DB2 for i Center of Excellence") == 1
+    assert "Expert help to achieve your business requirements" not in heads
+
+
+def _bench():
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "parse.py"
+    spec = importlib.util.spec_from_file_location("parse_bench", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_benchmark_reference_conventions():
+    b = _bench()
+    ref = b.parse_reference("## 1\n\n## Securing data\n\n## 들어가며 2\n\n- SM590000 First item\n"
+                            "- SM590000 Second item\n- SM590000 Third item\n\n"
+                            "| USAGE | Setting: SM590000 ALLOWED |\n| - | - |\n| r | x |\n")
+    assert ref["headings"] == ["1 Securing data", "들어가며 2"]
+    hit, found, n = b.prf(["1 Securing data", "2 들어가며"], ref["headings"])
+    assert (hit, found, n) == (2, 2, 2)
+    assert b.prf(["Securing data"], ref["headings"])[0] == 0  # the number is part of the heading
+    assert ref["items"] == ["First item", "Second item", "Third item"]
+    assert ref["rows"][0] == ["USAGE", "Setting: ALLOWED"] and ref["rows"][1] == ["r", "x"]
+    errata = [{"doc": "d", "row": ["a b", "1"], "fix": [["a", "1"], ["b", "2"]]},
+              {"doc": "d", "cell": "y y", "fix": "y"}]
+    assert b.corrected_rows("d", [["a  b", "1"], ["y y", "z"]], errata) == [["a", "1"], ["b", "2"], ["y", "z"]]
+    assert b.corrected_rows("other", [["y y", "z"]], errata) == [["y y", "z"]]

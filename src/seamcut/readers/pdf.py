@@ -22,6 +22,7 @@ import math
 import re
 import shutil
 import subprocess
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +34,7 @@ from .builder import DocumentBuilder
 from .pdf_layout import (Block, Segment, fill_header_spans, find_gutters, text_tables, toc_tables, furniture_key, is_bold_font, is_garbled, is_page_number,
                          join_lines, line_number_blocks, list_marker, make_blocks, make_lines, reading_order,
                          split_segments, strip_glyph_bullet)
+from .pdf_glyphs import page_word_breaks
 
 log = logging.getLogger(__name__)
 
@@ -321,6 +323,40 @@ def _pdftotext(p: Path, n: int, password: str | None, layout: bool = True) -> st
     return r.stdout.decode("utf-8", "replace")
 
 
+_BIDI_CONTROLS = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _letters_key(text: str) -> str:
+    """The letters and digits of ``text`` (NFKC: presentation forms become letters), sorted."""
+    return "".join(sorted(ch for ch in unicodedata.normalize("NFKC", text) if ch.isalnum()))
+
+
+def _logical_lines(blocks: list[Block], text: str) -> bool:
+    """Right-to-left pages: pdfium gives the characters in visual order, ``pdftotext`` (``text``,
+    not laid out) in logical order, line by line. Each line of the text blocks takes the
+    pdftotext line with the same letters in any order, as one word (fonts and sizes stay, so
+    headings are found as on any page). True when every line found its own; the blocks are left
+    alone otherwise (and where the page has a table)."""
+    segs = [s for b in blocks for s in b.segments]
+    if not segs or any(b.kind == "table" for b in blocks):
+        return False
+    lines: dict[str, list[str]] = {}
+    for raw in text.splitlines():
+        # embedding controls stand where the direction changes, often in place of a space
+        t = " ".join(_BIDI_CONTROLS.sub(" ", raw).split())
+        if t:
+            lines.setdefault(_letters_key(t), []).append(t)
+    got = []
+    for s in segs:
+        found = lines.get(_letters_key(s.text))
+        if not found:
+            return False
+        got.append(found.pop(0))
+    for s, t in zip(segs, got):
+        s.words = [{**s.words[0], "text": t, "x0": s.x0, "x1": s.x1}]
+    return True
+
+
 def _plain_paragraphs(text: str) -> list[tuple[str, str, dict[str, Any]]]:
     out = []
     for para in re.split(r"\n\s*\n", text.replace("\f", "\n")):
@@ -477,6 +513,8 @@ def _pdfium_words(page, textpage, chars: list[dict[str, Any]] | None = None,
     cur: list[tuple[str, float, float, float, float]] = []
     attrs: tuple[str, float, bool, int] | None = None
     space = False
+    # Indic text: where words break, from the gaps between letter clusters (pdf_glyphs)
+    breaks = page_word_breaks(textpage)
 
     def flush() -> None:
         if cur and any(c[0] < " " for c in cur):
@@ -496,8 +534,9 @@ def _pdfium_words(page, textpage, chars: list[dict[str, Any]] | None = None,
             u = 0x2D
         ch = chr(u) if 0 < u < 0x110000 else ""
         if not ch or ch in _SPACES or u == 0xFFFE or raw.FPDFText_IsGenerated(tp, i):
-            flush()
-            space = True
+            if breaks.get(i) is not False:
+                flush()
+                space = True
             continue
         raw.FPDFText_GetLooseCharBox(tp, i, rect)
         raw.FPDFText_GetMatrix(tp, i, mat)
@@ -517,7 +556,12 @@ def _pdfium_words(page, textpage, chars: list[dict[str, Any]] | None = None,
         font, mc = got
         angle = (raw.FPDFText_GetCharAngle(tp, i) + rot) % (2 * math.pi)
         a = (font, size, angle < 0.01 or angle > 2 * math.pi - 0.01, mc)
-        if cur:
+        brk = breaks.get(i)
+        space = space or bool(brk)
+        if cur and brk is not None:
+            if brk or a[1:] != attrs[1:]:  # one word may mix fonts (a Latin colon after Devanagari)
+                flush()
+        elif cur:
             _, px0, ptop, px1, pbottom = cur[-1]
             h = max(bottom - top, 0.1)
             if (a != attrs or left - px1 > 3 or left < px0 - 1
@@ -738,6 +782,10 @@ def _read_page(p: Path, pdoc, fpage, plumber: list[Any], i: int, ocr: str, langu
         if _rtl_share(ptext) > 0.3:
             # right-to-left scripts: pdftotext applies the bidi rules to the character order
             text = _pdftotext(p, n, password, layout=False)
+            if text and text.strip() and _logical_lines(res.blocks, text):
+                res.extractor = "pdftotext"
+                res.notes.append("right-to-left script: text from pdftotext, layout from pdfium")
+                return res
             if text and text.strip():
                 return _Page(n, res.width, res.height, "pdftotext", plain=_plain_paragraphs(text),
                              notes=res.notes + ["right-to-left script: used pdftotext"])
@@ -823,8 +871,10 @@ def _body_size(pages: list[_Page]) -> float:
     return c.most_common(1)[0][0] if c else 10.0
 
 
-def _furniture(pages: list[_Page]) -> set[tuple[int, int]]:
-    """(page index, block index) pairs that are running headers/footers or page numbers."""
+def _furniture(pages: list[_Page], body: float = 10.0) -> set[tuple[int, int]]:
+    """(page index, block index) pairs that are running headers/footers or page numbers. A
+    number set at 1.5 times the body size (``body``, pt) or more is a chapter number, not a page
+    number; a one-line block in the band on the page number's line is a footer (or header)."""
     cands: list[tuple[int, int, str, str]] = []
     for pi, pg in enumerate(pages):
         text_blocks = [b for b in pg.blocks if b.kind != "table"]
@@ -854,9 +904,21 @@ def _furniture(pages: list[_Page]) -> set[tuple[int, int]]:
     out = set()
     for pi, bi, band, text in cands:
         c = counts[(band, furniture_key(text))]
-        if is_page_number(text) or (n >= 2 and c >= 2 and c >= 0.4 * n):
+        number = is_page_number(text) and pages[pi].blocks[bi].size < 1.5 * body
+        if number or (n >= 2 and c >= 2 and c >= 0.4 * n):
+            out.add((pi, bi))
+    for pi, bi, band, text in cands:
+        b = pages[pi].blocks[bi]
+        if (pi, bi) not in out and len(b.segments) == 1 and any(
+                (pi, oi) in out and is_page_number(" ".join(o.lines)) and _same_line(b, o)
+                for oi, o in enumerate(pages[pi].blocks)):
             out.add((pi, bi))
     return out
+
+
+def _same_line(a: Block, b: Block) -> bool:
+    """Whether two blocks overlap vertically by half the lower one's height or more."""
+    return min(a.bottom, b.bottom) - max(a.top, b.top) >= 0.5 * min(a.bottom - a.top, b.bottom - b.top)
 
 
 def _assemble(p: Path, pages: list[_Page]) -> Document:
@@ -869,7 +931,7 @@ def _assemble(p: Path, pages: list[_Page]) -> Document:
                 if b.tag == "P":
                     b.tag = None
     body = _body_size(pages)
-    furn = _furniture(pages)
+    furn = _furniture(pages, body)
     line_numbers = {(pi, bi) for pi, pg in enumerate(pages) for bi in line_number_blocks(pg.blocks)}
     furn |= line_numbers
     # heading sizes: distinct sizes clearly above body size used by short blocks
@@ -898,6 +960,7 @@ def _assemble(p: Path, pages: list[_Page]) -> Document:
     bold_level = len(sizes) + 1
 
     cls = _classify_all(pages, furn, body, size_level, bold_level, title_key)
+    labels = _number_labels(pages, furn, cls)
 
     builder = DocumentBuilder(str(p))
     title = None
@@ -921,6 +984,8 @@ def _assemble(p: Path, pages: list[_Page]) -> Document:
             if b.kind == "table":
                 builder.add_table(b.rows or [], header_rows=b.header_rows, page=pg.number, metadata=meta)
                 continue
+            if (pi, bi) in labels.values():
+                continue  # a section number, written in front of its heading
             runin = _run_in_heading(b)
             if runin:
                 head, rest = runin
@@ -942,6 +1007,8 @@ def _assemble(p: Path, pages: list[_Page]) -> Document:
                 builder.add("list_item", body_text, page=pg.number, metadata=m)
                 continue
             text = join_lines(b.lines)
+            if (pi, bi) in labels:
+                text = " ".join(pg.blocks[labels[(pi, bi)][1]].lines) + " " + text
             el = builder.add(kind, text, level=level, page=pg.number, metadata=m)
             if kind == "title" and el is not None and title is None:
                 title = text
@@ -954,6 +1021,37 @@ def _assemble(p: Path, pages: list[_Page]) -> Document:
     if notes:
         fields["page_notes"] = notes
     return builder.build(**fields)
+
+
+_SECTION_NUMBER = re.compile(r"\d{1,2}(?:\.\d{1,2}){0,3}\.?")
+
+
+def _number_labels(pages: list[_Page], furn: set[tuple[int, int]],
+                   cls: dict[tuple[int, int], tuple[str, int | None]]
+                   ) -> dict[tuple[int, int], tuple[int, int]]:
+    """Section numbers set apart from their heading (in a box to its left, or a large chapter
+    number above it): heading key -> number key. The number is a block of its own holding just
+    the number, followed in reading order by the heading with only smaller text in between (a
+    "Chapter 1." label), on the heading's line to its left or above it at its size or larger."""
+    out: dict[tuple[int, int], tuple[int, int]] = {}
+    for pi, pg in enumerate(pages):
+        keys = [(pi, bi) for bi in range(len(pg.blocks)) if (pi, bi) not in furn]
+        for k, key in enumerate(keys):
+            num = pg.blocks[key[1]]
+            if (num.kind == "table" or len(num.segments) != 1 or cls.get(key, ("",))[0] != "paragraph"
+                    or not _SECTION_NUMBER.fullmatch(num.lines[0].strip())):
+                continue
+            for nk in keys[k + 1:k + 4]:
+                b = pg.blocks[nk[1]]
+                if cls.get(nk, ("",))[0] in ("heading", "title"):
+                    beside = _same_line(num, b) and num.x1 <= b.x0
+                    above = num.bottom <= b.top and num.size >= b.size - 0.25
+                    if (beside or above) and nk not in out:
+                        out[nk] = key
+                    break
+                if b.kind == "table" or b.size >= num.size:
+                    break
+    return out
 
 
 def _classify_all(pages: list[_Page], furn: set[tuple[int, int]], body: float,
@@ -977,6 +1075,15 @@ def _classify_all(pages: list[_Page], furn: set[tuple[int, int]], body: float,
                 out[(pi, bi)] = ("paragraph", None)  # heading + body text
             else:
                 out[(pi, bi)] = _classify(b, body, size_level, bold_level, (pi, bi) == title_key)
+    subtitles = set()
+    for key in seq:
+        b = pages[key[0]].blocks[key[1]]
+        if out[key][0] == "heading" and not b.tag and any(
+                out.get((key[0], hi), ("",))[0] in ("heading", "title") and _subtitle(h, b)
+                for hi, h in enumerate(pages[key[0]].blocks)):
+            out[key] = ("paragraph", None)
+            subtitles.add(key)
+    seq = [k for k in seq if k not in subtitles]  # a heading's subtitle does not part it from its body
 
     # the size most text on each page has (a flyer may set all its body text smaller)
     page_body = []
@@ -997,14 +1104,15 @@ def _classify_all(pages: list[_Page], furn: set[tuple[int, int]], body: float,
         if kind not in ("paragraph", "list_item"):
             return False
         text = " ".join(b.lines)
-        if len(text) < 25:
-            return False
+        if len(text) < 25 or (b.bold > 0.9 and len(b.segments) == 1):
+            return False  # a bold line on its own is a label, not body text
         for size in {body, page_body[key[0]]}:
             if abs(b.size - size) <= 0.6 or (size - 0.6 <= b.size <= size + 1.5 and len(b.segments) >= 3):
                 return True
         return False
 
     passes = [False] * len(seq)
+    dropped: set[tuple[int, int]] = set()  # layout headings demoted for want of body text
     for i in range(len(seq) - 1, -1, -1):
         key = seq[i]
         kind, level = out[key]
@@ -1027,7 +1135,30 @@ def _classify_all(pages: list[_Page], furn: set[tuple[int, int]], body: float,
         passes[i] = ok
         if not ok:
             out[key] = ("paragraph", None)
+            dropped.add(key)
+    # a run of like-styled display lines (cover taglines) is not headings, the last one neither
+    for i in range(1, len(seq)):
+        key, prev = seq[i], seq[i - 1]
+        if (out[key][0] == "heading" and not pages[key[0]].blocks[key[1]].tag and prev[0] == key[0]
+                and prev in dropped and _same_style(pages[key[0]].blocks[prev[1]], pages[key[0]].blocks[key[1]])):
+            out[key] = ("paragraph", None)
     return out
+
+
+def _same_style(a: Block, b: Block) -> bool:
+    """Same size (within 0.25 pt), weight and slant."""
+    return (abs(a.size - b.size) <= 0.25 and (a.bold > 0.9) == (b.bold > 0.9)
+            and (a.italic > 0.9) == (b.italic > 0.9))
+
+
+def _subtitle(head: Block, b: Block) -> bool:
+    """Whether ``b`` is the subtitle of the heading ``head`` right above it: one unnumbered
+    italic line, not bold, smaller than the heading, under it within a line's height (pt), in
+    the heading's column."""
+    text = " ".join(b.lines)
+    return (len(b.segments) == 1 and b.italic > 0.9 and b.bold < 0.5 and head.italic < 0.5
+            and b.size < head.size - 0.5 and 0 <= b.top - head.bottom < b.size
+            and min(head.x1, b.x1) - max(head.x0, b.x0) > 0 and not _NUMBERED.match(text))
 
 
 def _run_in_heading(b: Block) -> tuple[str, list[str]] | None:

@@ -228,6 +228,9 @@ def find_gutters(lines: list[list[dict[str, Any]]], width: float) -> list[tuple[
     return out
 
 
+_HANGING_NUMBER = re.compile(r"\(?\d{1,3}[.)]")
+
+
 def split_segments(line: list[dict[str, Any]], gap_factor: float = 1.2,
                    gutters: Sequence[tuple[float, float]] = ()) -> list[Segment]:
     """Split one line at horizontal gaps wider than ``gap_factor`` times the font size (table
@@ -240,7 +243,9 @@ def split_segments(line: list[dict[str, Any]], gap_factor: float = 1.2,
             a_size, b_size = cur[-1].get("size") or 10.0, w.get("size") or 10.0
             size = max(a_size, b_size)
             g0, g1 = cur[-1]["x1"], w["x0"]
-            if g1 - g0 > gap_factor * size or (g1 - g0 > 0.35 * size and any(
+            if len(cur) == 1 and _HANGING_NUMBER.fullmatch(cur[0]["text"]) and g1 - g0 <= 2.5 * size:
+                pass  # a hanging list number ("26.   If your ...") stays with its item
+            elif g1 - g0 > gap_factor * size or (g1 - g0 > 0.35 * size and any(
                     min(g1, b) - max(g0, a) >= 0.5 * min(b - a, g1 - g0) for a, b in gutters)) or (
                     g1 - g0 > 0.2 * min(a_size, b_size) and size > 2.5 * min(a_size, b_size)):
                 segs.append(_segment(cur))
@@ -267,9 +272,14 @@ def _segment(words: list[dict[str, Any]]) -> Segment:
                    italic)
 
 
-_BULLET = re.compile(r"^\s*(?:\(cid:\d+\)|[\u2022\u25aa\u25a0\u25cf\u25e6\u2023\u2043\u2219\u00b7\u25aa\uf0b7\uf0a7\u2013\u2014*>-]"
+#: bullet glyphs: dots, squares, dashes; check boxes (☐ ☑ ☒ ❏ ❐ ❑ ❒ □); and the codes a
+#: symbol font (Wingdings, Symbol) without a Unicode map gives its glyphs: C1 controls and
+#: private-use code points (a Wingdings check box comes out as U+0084)
+_BULLET_CHARS = ("\u2022\u25aa\u25a0\u25cf\u25e6\u2023\u2043\u2219\u00b7\u2013\u2014*>\\-"
+                 "\u2610-\u2612\u274f-\u2752\u25a1\u0080-\u009f\ue000-\uf8ff")
+_BULLET = re.compile(r"^\s*(?:\(cid:\d+\)|[" + _BULLET_CHARS + r"]"
                      r"|\(?\d{1,3}[.)]|\(?[a-zA-Z][.)]|\(?[ivxIVX]{1,4}[.)])(?:\s+|$)")
-_GLYPH_BULLET = re.compile(r"^\s*(?:\(cid:\d+\)|[\u2022\u25aa\u25a0\u25cf\u25e6\u2023\u2043\u2219\u00b7\uf0b7\uf0a7\u2013\u2014*>-])\s*")
+_GLYPH_BULLET = re.compile(r"^\s*(?:\(cid:\d+\)|[" + _BULLET_CHARS + r"])\s*")
 
 
 def list_marker(text: str) -> str | None:

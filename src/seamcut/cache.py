@@ -1,0 +1,11 @@
+"""Where seamcut keeps what it can compute again: ``$SEAMCUT_CACHE`` or ``~/.cache/seamcut``."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+
+def cache_root() -> Path:
+    """The cache folder: ``$SEAMCUT_CACHE`` if set, else ``~/.cache/seamcut``."""
+    env = os.environ.get("SEAMCUT_CACHE")
+    return Path(env).expanduser() if env else Path.home() / ".cache" / "seamcut"

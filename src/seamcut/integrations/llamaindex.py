@@ -1,0 +1,86 @@
+"""seamcut inside LlamaIndex: a ``NodeParser`` backed by seamcut strategies.
+
+    from seamcut.integrations.llamaindex import SeamcutNodeParser
+
+    parser = SeamcutNodeParser(strategy="recursive", size=300, overlap=50)
+    nodes = parser.get_nodes_from_documents(documents)        # LlamaIndex Documents in
+
+Each ``TextNode`` has ``text == chunk.text`` (what seamcut sized: ``context`` then the body),
+``start_char_idx``/``end_char_idx`` the body's span of the document text (seamcut's offsets, in
+code points, kept even where LlamaIndex would re-find them with ``str.find``), and seamcut's
+fields in its metadata, left out of what LlamaIndex embeds and shows the model (they are already
+in the text or are bookkeeping). Needs ``llama-index-core`` (``pip install seamcut[llamaindex]``).
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Sequence
+
+try:
+    from llama_index.core.node_parser import NodeParser
+    from llama_index.core.schema import BaseNode, Document as LIDocument, NodeRelationship, TextNode
+except ImportError as exc:  # pragma: no cover - depends on the environment
+    raise ImportError("seamcut.integrations.llamaindex needs llama-index-core: "
+                      "pip install 'seamcut[llamaindex]'") from exc
+
+from pydantic import Field, PrivateAttr
+
+from ..api import chunk as seamcut_chunk
+from . import chunk_metadata, document_for
+
+
+class SeamcutNodeParser(NodeParser):
+    """A LlamaIndex ``NodeParser`` that cuts with a seamcut strategy.
+
+    ``strategy``, ``size``, ``overlap``, ``unit``, ``tokenizer`` and ``options`` are those of
+    ``seamcut.chunk``: sizes in ``unit`` (``tokens`` of the embedding model by default, special
+    tokens included; ``words``; ``chars``), None for the strategy's default (300/50).
+    """
+
+    strategy: str = Field(default="recursive", description="seamcut strategy name")
+    size: int | None = Field(default=None, description="most a chunk holds, in unit")
+    overlap: int | None = Field(default=None, description="overlap target, in unit")
+    unit: str = Field(default="tokens", description="tokens, words or chars")
+    tokenizer: Any = Field(default=None, description="seamcut tokenizer spec (None: default)")
+    options: Dict[str, Any] = Field(default_factory=dict, description="strategy options")
+    _spans: Dict[str, tuple[int, int]] = PrivateAttr(default_factory=dict)
+
+    @classmethod
+    def class_name(cls) -> str:
+        return "SeamcutNodeParser"
+
+    def _parse_nodes(self, nodes: Sequence[BaseNode], show_progress: bool = False,
+                     **kwargs: Any) -> List[BaseNode]:
+        out: List[BaseNode] = []
+        for node in nodes:
+            text = node.get_content()
+            meta = dict(node.metadata or {})
+            doc = document_for(text, meta)
+            chunks = seamcut_chunk(doc, strategy=self.strategy, size=self.size,
+                                   overlap=self.overlap, unit=self.unit,
+                                   tokenizer=self.tokenizer, **self.options)
+            source = node.as_related_node_info()
+            for c in chunks:
+                cm = chunk_metadata(c, doc)
+                ours = [k for k in cm if k not in meta]  # the user's own keys stay as they were
+                n = TextNode(id_=c.id, text=c.text, start_char_idx=c.start, end_char_idx=c.end,
+                             metadata={**meta, **cm},
+                             excluded_embed_metadata_keys=[*node.excluded_embed_metadata_keys,
+                                                           *ours],
+                             excluded_llm_metadata_keys=[*node.excluded_llm_metadata_keys,
+                                                         *ours],
+                             relationships={NodeRelationship.SOURCE: source})
+                self._spans[n.node_id] = (c.start, c.end)
+                out.append(n)
+        return out
+
+    def _postprocess_parsed_nodes(self, nodes: List[BaseNode],
+                                  parent_doc_map: Dict[str, LIDocument]) -> List[BaseNode]:
+        nodes = super()._postprocess_parsed_nodes(nodes, parent_doc_map)
+        for n in nodes:  # LlamaIndex re-finds offsets with str.find: put seamcut's back
+            span = self._spans.pop(n.node_id, None)
+            if span is not None and isinstance(n, TextNode):
+                n.start_char_idx, n.end_char_idx = span
+        return nodes
+
+
+__all__ = ["SeamcutNodeParser"]

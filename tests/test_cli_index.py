@@ -1,0 +1,107 @@
+"""`seamcut index`, `search` and `compare`, run as a user runs them."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.test_index import write_docs
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "seamcut.cli", *args], capture_output=True, text=True,
+                          timeout=600, env={**os.environ, "COLUMNS": "250", **(env or {})})
+
+
+@pytest.fixture()
+def docs(tmp_path):
+    write_docs(tmp_path)
+    (tmp_path / "catalog.yaml").write_text(
+        "- {file: cotton.md, crop: cotton, year: 2024}\n- {file: soybean-hi.md, crop: soybean, year: 2025}\n"
+        "- {file: orange.md, crop: orange, year: 2026}\n", encoding="utf-8")
+    (tmp_path / "questions.yaml").write_text(
+        "- id: w\n  question: Whitefly on cotton, how many ml per litre?\n  must_contain: 2 ml per litre\n"
+        "  source: cotton.md\n"
+        "- id: a\n  question: Aphid dose for cotton?\n  must_contain: 3 ml per litre\n"
+        "- id: s\n  question: सोयाबीन बीज उपचार के लिए कितना फफूंदनाशक?\n  must_contain: ३ ग्राम फफूंदनाशक\n"
+        "- id: o\n  question: Last date of the orange insurance scheme?\n  must_contain: [31 July 2026, 31/07/2026]\n"
+        "- id: n\n  question: What is the price of wheat in Delhi?\n  must_contain: []\n", encoding="utf-8")
+    return tmp_path
+
+
+def test_index_then_search_with_a_filter(docs):
+    db = docs / "db"
+    r = run("index", str(docs / "docs"), "--db", str(db), "--catalog", str(docs / "catalog.yaml"))
+    assert r.returncode == 0, r.stderr
+    assert "3 file(s) added" in r.stderr
+    r = run("index", str(docs / "docs"), "--db", str(db), "--catalog", str(docs / "catalog.yaml"))
+    assert r.returncode == 0 and "3 unchanged" in r.stderr and "0 embedded" in r.stderr
+    r = run("search", "--db", str(db), "whitefly dose on cotton", "-k", "2", "--json")
+    assert r.returncode == 0, r.stderr
+    hits = json.loads(r.stdout)
+    assert [h["rank"] for h in hits] == [1, 2]
+    assert hits[0]["chunk"]["heading_path"][-1] == "Whitefly" and hits[0]["similarity"] > 0
+    r = run("search", "--db", str(db), "spray", "--where", "crop = 'orange'", "--mode", "text", "--json")
+    assert all(h["chunk"]["metadata"]["crop"] == "orange" for h in json.loads(r.stdout))
+    r = run("search", "--db", str(db), "whitefly dose")
+    assert r.returncode == 0 and "cotton.md" in r.stdout and "Cotton manual / Pests / Whitefly" in r.stdout
+    r = run("search", "--db", str(db), "x", "--where", "crop = = 'x'")
+    assert r.returncode == 2 and "--where" in r.stderr
+    r = run("index", str(docs / "docs"), "--db", str(db), "--strategy", "fixed")
+    assert r.returncode == 2 and "built with strategy 'structure'" in r.stderr
+    r = run("search", "--db", str(docs / "nowhere"), "x")
+    assert r.returncode == 2 and "no seamcut index here" in r.stderr
+
+
+def test_index_lists_every_bad_file_and_keeps_the_rest(docs):
+    (docs / "docs" / "empty.txt").write_bytes(b"")
+    (docs / "docs" / "fake.pdf").write_bytes(b"%PDF-1.7\nnot really")
+    r = run("index", str(docs / "docs"), "--db", str(docs / "db"))
+    assert r.returncode == 1
+    assert "2 of 5 file(s) failed" in r.stderr and "empty.txt" in r.stderr and "fake.pdf" in r.stderr
+    assert "3 file(s) added" in r.stderr
+
+
+def test_compare_prints_the_table_and_writes_json_misses_and_report(docs):
+    out = docs / "out"
+    r = run("compare", str(docs / "docs"), "--questions", str(docs / "questions.yaml"),
+            "--strategies", "fixed,structure,parent-child", "--out", str(out),
+            "--json", str(out / "r.json"), "--report", str(out / "r.html"))
+    assert r.returncode == 0, r.stderr
+    for name in ("fixed", "structure", "parent-child"):
+        assert name in r.stdout
+        assert (out / "misses" / f"misses-{name}.md").is_file()
+    assert "4 questions" in r.stdout and "hits@4" in r.stdout
+    res = json.loads((out / "r.json").read_text(encoding="utf-8"))
+    assert res["k"] == 4 and res["questions"] == 4 and res["no_answer_questions"] == 1
+    for s in res["strategies"]:
+        assert {"name", "hits", "hit_rate", "mrr", "chunks", "build_seconds", "tokens_per_question",
+                "misses"} <= set(s)
+        assert s["hits"] == 4 and s["hit_rate"] == 1.0  # a corpus this small: every strategy finds them
+        assert s["no_answer"][0]["id"] == "n" and s["no_answer"][0]["best_similarity"] is not None
+    assert len(res["comparisons"]) == 2
+    page = (out / "r.html").read_text(encoding="utf-8")
+    assert "data:image/png;base64," in page and "parent-child" in page and "McNemar" in page
+
+
+def test_compare_bad_inputs_name_the_file_or_line(docs):
+    bad = docs / "bad.yaml"
+    bad.write_text("- id: a\n  question: x\n- id: b\n  mustcontain: y\n", encoding="utf-8")
+    r = run("compare", str(docs / "docs"), "--questions", str(bad), "--strategies", "fixed")
+    assert r.returncode == 2 and "bad.yaml:3: no 'question'" in r.stderr
+    stray = docs / "stray.yaml"
+    stray.write_text("- id: a\n  question: x\n  must_contain: y\n  source: wheat.pdf\n", encoding="utf-8")
+    r = run("compare", str(docs / "docs"), "--questions", str(stray), "--strategies", "fixed")
+    assert r.returncode == 2 and "stray.yaml:1: question 'a' points at 'wheat.pdf'" in r.stderr
+    empty = docs / "emptydir"
+    empty.mkdir()
+    r = run("compare", str(empty), "--questions", str(docs / "questions.yaml"))
+    assert r.returncode == 2 and "no documents read" in r.stderr and "emptydir" in r.stderr
+    r = run("compare", str(docs / "docs"), "--questions", str(docs / "questions.yaml"), "--strategies", "fixed,chonk")
+    assert r.returncode == 2 and "unknown strategy 'chonk'" in r.stderr

