@@ -250,9 +250,13 @@ class E5Embedder(Embedder):
 
                 # fork where there is one (no re-import of the caller's script, no __main__ guard
                 # needed); the workers run one OpenMP thread, so they never touch the parent's
-                # OpenMP thread pool, which a fork does not carry over
-                method = self.start_method or ("fork" if "fork" in mp.get_all_start_methods()
-                                               else "spawn")
+                # OpenMP thread pool, which a fork does not carry over. Once LanceDB (threads of its
+                # own runtime) is loaded a fork may deadlock: then a fork server, started clean
+                methods = mp.get_all_start_methods()
+                risky = "lancedb" in sys.modules or "lance" in sys.modules
+                method = self.start_method or (
+                    "forkserver" if risky and "forkserver" in methods else
+                    "fork" if "fork" in methods else "spawn")
                 self._pool = ProcessPoolExecutor(
                     self.workers, mp_context=mp.get_context(method),
                     initializer=_e5_worker_init, initargs=(self.variant, 1))
