@@ -245,8 +245,8 @@ class Index:
         if "chunks" in self._tables():
             from lancedb.index import FTS
             self.db.open_table("chunks").create_index(
-                "text", replace=True, config=FTS(base_tokenizer="icu", lower_case=True, stem=False,
-                                                 remove_stop_words=False, ascii_folding=False))
+                "text", replace=True, config=FTS(base_tokenizer="icu", lower_case=True, stem=True,
+                                                 remove_stop_words=True, ascii_folding=False))
 
     # -- reading -------------------------------------------------------------------------------
 
