@@ -207,6 +207,8 @@ SEAMCUT_ROWS = [
            options=(("within_paragraph", True),)),
     Config("seamcut recursive-within 200/0", "recursive", 200, 0,
            options=(("within_paragraph", True),)),
+    Config("seamcut recursive-within 256/0", "recursive", 256, 0,
+           options=(("within_paragraph", True),)),
     Config("seamcut paragraph 160/32", "paragraph", 160, 32),
     # the semantic strategy embeds sentences with the model under test (seamcut_pool)
     Config("seamcut semantic 128/0", "semantic", 128, 0),
