@@ -298,6 +298,8 @@ def test_deeply_nested_pdf_is_an_error_naming_the_file_or_read_in_bounded_time(t
         pytest.fail(f"{name}: read for over 120 s")
     assert r.returncode == 0, f"{name}: child exited with {r.returncode}: {r.stderr[-2000:]}"
     got = json.loads(r.stdout.strip().splitlines()[-1])
+    if name == "garbled-array-in-content":  # pdfminer's recursion limit: the next extractor reads it
+        assert "error" not in got and "aaaa" in got["text"]
     if "error" in got:
         assert path.name in got["error"]
     else:

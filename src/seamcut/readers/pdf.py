@@ -793,8 +793,9 @@ def _read_page(p: Path, pdoc, fpage, plumber: list[Any], i: int, ocr: str, langu
             return res
         try:
             alt = _plumber_layout(p, plumber, password, i, tagged)
-        except InputError:
+        except Exception as exc:  # pdfminer's parse errors, its recursion limit: try the next extractor
             alt = None
+            res.notes.append(f"pdfplumber failed ({type(exc).__name__}: {str(exc)[:80]})")
         if alt is not None and alt.blocks and not is_garbled(_page_text(alt.blocks)):
             alt.notes = res.notes + ["pdfium text garbled: used pdfplumber"]
             return alt
