@@ -117,6 +117,9 @@ def test_unchanged_files_are_skipped_and_a_changed_file_replaces_its_own_chunks(
     assert third_ix.count() == ix.count()
     texts = " ".join(c.text for c in third_ix.all_chunks())
     assert "15 August 2026" in texts and "31 July 2026" not in texts
+    # the full-text index follows: the new words are found, the replaced ones are gone
+    assert "15 August 2026" in third_ix.search("August", 1, mode="text")[0].chunk.text
+    assert third_ix.search("July", 3, mode="text") == []
 
 
 def test_parent_child_returns_each_parent_once_with_its_children(tmp_path, corpus):

@@ -242,11 +242,18 @@ class Index:
         t.add(_arrow_table([_fit(r, schema) for r in rows], schema))
 
     def _reindex_text(self) -> None:
-        if "chunks" in self._tables():
-            from lancedb.index import FTS
-            self.db.open_table("chunks").create_index(
-                "text", replace=True, config=FTS(base_tokenizer="icu", lower_case=True, stem=True,
-                                                 remove_stop_words=True, ascii_folding=False))
+        """Create the full-text index once; afterwards fold new rows into it (``optimize``), which
+        costs the new rows only. Rows added since are searched too, and deleted ones never are."""
+        if "chunks" not in self._tables():
+            return
+        table = self.db.open_table("chunks")
+        if any(ix.index_type == "FTS" for ix in table.list_indices()):
+            table.optimize()
+            return
+        from lancedb.index import FTS
+        table.create_index("text", replace=True, config=FTS(
+            base_tokenizer="icu", lower_case=True, stem=True, remove_stop_words=True,
+            ascii_folding=False))
 
     # -- reading -------------------------------------------------------------------------------
 
