@@ -315,7 +315,7 @@ def inspect_chunks(chunks: Iterable[Any], sources: Sequence[Document] | None = N
         raise ValueError(f"unit must be one of {', '.join(UNITS)}; got {unit!r}")
     records = as_records(chunks)
     sizer = load_sizer(model)
-    overhead = int(getattr(sizer, "overhead", 0))
+    overhead = sizer.overhead
     texts = [r.text for r in records]
     tokens = sizer.count_many(texts) if texts else []
     chunk_sizes = tuple((len(t), len(t.split()), k) for t, k in zip(texts, tokens))

@@ -257,7 +257,7 @@ def explain(splitter: str, params: Mapping[str, Any] | None = None,
     if counter is None:
         return _replace(base, why=f"{tok} is not available offline here: cannot measure your "
                                   "documents in it")
-    overhead = int(getattr(sizer, "overhead", 0))
+    overhead = sizer.overhead
     ratios = []
     for d in documents:
         n = counter(d.text)

@@ -211,6 +211,9 @@ class Sizer(ABC):
     max_input: int | None = None
     #: things the loader changed or noticed that a user should know (e.g. truncation switched off)
     notes: tuple[str, ...] = ()
+    #: units the model adds to any non-empty text on its own: special tokens and a prefix such as
+    #: ``passage: `` (0 for characters and words)
+    overhead: int = 0
 
     @abstractmethod
     def count(self, text: str) -> int:
