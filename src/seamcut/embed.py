@@ -423,6 +423,7 @@ class _STCountSizer(Sizer):
     def __init__(self, model: Any, prefix: str, max_input: int) -> None:
         self.model, self.prefix, self.max_input = model, prefix, max_input
         self.name = "st-tokenizer"
+        self.overhead = self.count("")  # special tokens and the prefix, added to any text
 
     def count(self, text: str) -> int:
         return len(self.model.tokenizer(self.prefix + text)["input_ids"])
