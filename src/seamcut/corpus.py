@@ -22,6 +22,7 @@ from .cache import cache_root
 from .catalog import Catalog
 from .errors import InputError
 from .model import Document
+from .progress import Steps
 from .readers import expand, read
 
 log = logging.getLogger(__name__)
@@ -148,17 +149,17 @@ def read_corpus(paths: Sequence[str | Path], *, options: ReadOptions = ReadOptio
     results: dict[str, tuple[Any, str | None]] = {}
     n = workers or min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else
                        (os.cpu_count() or 1), len(jobs))
-    with steps(len(jobs), "reading", progress) as advance:
+    with Steps(len(jobs), "reading", progress) as bar:
         if n <= 1 or len(jobs) <= 1:
             for job in jobs:
                 path, got, digest = _read_one(job)
                 results[path] = (got, digest)
-                advance(Path(path).name)
+                bar.advance(label=Path(path).name)
         else:
             with ProcessPoolExecutor(max_workers=n, initializer=_worker_init) as pool:
                 for path, got, digest in pool.map(_read_one, jobs):
                     results[path] = (got, digest)
-                    advance(Path(path).name)
+                    bar.advance(label=Path(path).name)
     corpus = Corpus()
     for f in files:
         got, digest = results[f]
@@ -169,34 +170,3 @@ def read_corpus(paths: Sequence[str | Path], *, options: ReadOptions = ReadOptio
             if digest:
                 corpus.hashes[got.source] = digest
     return corpus
-
-
-class _progress:
-    """A rich progress bar on standard error (hidden when off or for a single item)."""
-
-    def __init__(self, total: int, label: str, show: bool) -> None:
-        self.total, self.label, self.show = total, label, show and total > 1
-
-    def __enter__(self):
-        if not self.show:
-            return lambda name="": None
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-        self._bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                             TimeElapsedColumn(), console=Console(stderr=True), transient=True)
-        self._bar.__enter__()
-        task = self._bar.add_task(self.label, total=self.total)
-
-        def advance(name: str = "") -> None:
-            self._bar.update(task, advance=1, description=f"{self.label} {name}".strip())
-        return advance
-
-    def __exit__(self, *exc: Any) -> None:
-        if self.show:
-            self._bar.__exit__(*exc)
-
-
-def steps(total: int, label: str, show: bool = True) -> _progress:
-    """A context manager giving ``advance(name="")``: one step of a progress bar on stderr."""
-    return _progress(total, label, show)
-

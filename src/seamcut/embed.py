@@ -38,6 +38,7 @@ from typing import Any, Literal, Sequence
 import numpy as np
 
 from .model import stable_hash
+from .progress import Steps
 from .tokens import HFTokenizerSizer, Sizer, load_sizer
 
 log = logging.getLogger("seamcut.embed")
@@ -269,7 +270,7 @@ class E5Embedder(Embedder):
         parallel = self.workers > 1 and n > self.parallel_min
         show = self.progress if self.progress is not None else parallel
         out = np.empty((n, self.dim), dtype=np.float32)
-        with _Progress(n, f"embedding {n} {kind}s", show) as bar:
+        with Steps(n, f"embedding {n} {kind}s", show) as bar:
             if parallel:
                 pool = self._get_pool()
                 futures = [pool.submit(_e5_worker_embed, b, is_query) for b in batches]
@@ -326,34 +327,6 @@ def _usable_cpus() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not Linux
         return os.cpu_count() or 1
-
-
-class _Progress:
-    """A rich progress bar on stderr, or nothing."""
-
-    def __init__(self, total: int, label: str, show: bool) -> None:
-        self.total, self.label, self.show = total, label, show
-        self._p: Any = None
-
-    def __enter__(self) -> "_Progress":
-        if self.show:
-            from rich.console import Console
-            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                       TimeRemainingColumn)
-
-            self._p = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                               TimeRemainingColumn(), console=Console(stderr=True), transient=True)
-            self._p.__enter__()
-            self._task = self._p.add_task(self.label, total=self.total)
-        return self
-
-    def advance(self, k: int) -> None:
-        if self._p is not None:
-            self._p.advance(self._task, k)
-
-    def __exit__(self, *exc: Any) -> None:
-        if self._p is not None:
-            self._p.__exit__(*exc)
 
 
 # --------------------------------------------------------------------------------------------

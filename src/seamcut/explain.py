@@ -48,6 +48,11 @@ _LC_OVERLAP = ("Overlap is a most, built from whole pieces carried over: where t
                "between pieces longer than the overlap, neighbours share nothing.")
 
 #: splitter name ("library:Class") -> how it counts
+#: chonkie's ``tokenizer=`` values and what its sizes then count
+_CHONKIE_TOKENIZERS = {"character": ("chars", None), "word": ("words", None),
+                       "gpt2": ("tokens", "tiktoken:gpt2"),
+                       "cl100k_base": ("tokens", "tiktoken:cl100k_base")}
+
 SPLITTERS: dict[str, SplitterUnit] = {
     "langchain:RecursiveCharacterTextSplitter": SplitterUnit(
         "chars", None, "chunk_size", "chunk_overlap", 4000, 200,
@@ -95,19 +100,16 @@ SPLITTERS: dict[str, SplitterUnit] = {
         "chars", None, "chunk_size", "chunk_overlap", 2048, 0,
         "tokenizer='character' by default: the 'tokens' are characters unless a tokenizer is "
         "given (e.g. tokenizer='gpt2').", "tokenizer",
-        {"character": ("chars", None), "word": ("words", None),
-         "gpt2": ("tokens", "tiktoken:gpt2"), "cl100k_base": ("tokens", "tiktoken:cl100k_base")}),
+        _CHONKIE_TOKENIZERS),
     "chonkie:SentenceChunker": SplitterUnit(
         "chars", None, "chunk_size", "chunk_overlap", 2048, 0,
         "tokenizer='character' by default; packs sentences (delimiters '. ', '! ', '? ', "
         "newline).", "tokenizer",
-        {"character": ("chars", None), "word": ("words", None),
-         "gpt2": ("tokens", "tiktoken:gpt2"), "cl100k_base": ("tokens", "tiktoken:cl100k_base")}),
+        _CHONKIE_TOKENIZERS),
     "chonkie:RecursiveChunker": SplitterUnit(
         "chars", None, "chunk_size", None, 2048, None,
         "tokenizer='character' by default; no overlap setting.", "tokenizer",
-        {"character": ("chars", None), "word": ("words", None),
-         "gpt2": ("tokens", "tiktoken:gpt2"), "cl100k_base": ("tokens", "tiktoken:cl100k_base")}),
+        _CHONKIE_TOKENIZERS),
     "unstructured:chunk_by_title": SplitterUnit(
         "chars", None, "max_characters", "overlap", 500, 0,
         "Hard maximum max_characters (500); new_after_n_chars is the soft maximum "

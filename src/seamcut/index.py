@@ -17,6 +17,7 @@ embedded twice.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import re
@@ -87,6 +88,12 @@ class UpdateReport:
     write_seconds: float = 0.0
 
 
+def searchable(chunks: Iterable[Chunk]) -> list[Chunk]:
+    """The chunks that are embedded and searched: all but parent-child parents, which are handed
+    to the model in place of their children."""
+    return [c for c in chunks if c.metadata.get("role") != "parent"]
+
+
 def normalise_query(text: str) -> str:
     """The query as the full-text index sees text: NFC, whitespace runs as one space."""
     return " ".join(unicodedata.normalize("NFC", text).split())
@@ -117,6 +124,7 @@ class Index:
                              "model": model or "default", "embedder": None, "dim": None, "files": {}}
         self._embedder = embedder
         self._cache = cache
+        self._doc_meta_cache: dict[str, dict[str, Any]] = {}
         self.path.mkdir(parents=True, exist_ok=True)
         self.db = lancedb.connect(str(self.path / "lance"))
 
@@ -158,7 +166,7 @@ class Index:
     # -- writing -------------------------------------------------------------------------------
 
     def update(self, documents: Sequence[Document], chunker: Callable[[Document], list[Chunk]],
-               hashes: Mapping[str, str] | None = None, progress: bool = False) -> UpdateReport:
+               hashes: Mapping[str, str] | None = None) -> UpdateReport:
         """Add documents, replacing earlier versions of the same files; skip unchanged files.
 
         ``chunker`` cuts one document (the index's strategy); ``hashes`` maps a document's source
@@ -179,15 +187,17 @@ class Index:
         t0 = time.perf_counter()
         cut = [(doc, digest, chunker(doc)) for doc, digest in todo]
         report.chunk_seconds = time.perf_counter() - t0
-        searched = [c for _, _, cs in cut for c in cs if c.metadata.get("role") != "parent"]
-        parents = [c for _, _, cs in cut for c in cs if c.metadata.get("role") == "parent"]
+        every = [c for _, _, cs in cut for c in cs]
+        searched = searchable(every)
+        parents = [c for c in every if c.metadata.get("role") == "parent"]
         t0 = time.perf_counter()
-        vectors = self._embed([c.text for c in searched], report, progress)
+        vectors = self._embed([c.text for c in searched], report)
         report.embed_seconds = time.perf_counter() - t0
         t0 = time.perf_counter()
         gone = [self.files[d.source]["doc_id"] for d, _ in todo if d.source in self.files]
         self._delete(gone + [d.id for d, _ in todo])
         docs = {d.id: d for d, _ in todo}
+        self._doc_meta_cache.clear()  # a replaced file's fields may have changed
         self._write("chunks", [_row(c, docs[c.doc_id], v) for c, v in zip(searched, vectors)])
         self._write("parents", [_row(c, docs[c.doc_id], None) for c in parents])
         self._write("documents", [_doc_row(d, h) for d, h in todo])
@@ -199,16 +209,15 @@ class Index:
         self._save()
         return report
 
-    def _embed(self, texts: list[str], report: UpdateReport, progress: bool) -> np.ndarray:
+    def _embed(self, texts: list[str], report: UpdateReport) -> np.ndarray:
         emb = self.embedder
+        if self.settings["embedder"] not in (None, emb.name):  # before any work is spent
+            raise IndexConfigError(f"{self.path}: built with embedder {self.settings['embedder']}, not {emb.name}")
         before = getattr(emb, "computed", None)
         vectors = emb.embed_passages(texts) if texts else np.zeros((0, emb.dim), np.float32)
         after = getattr(emb, "computed", None)
         report.embedded = (after - before) if isinstance(before, int) and isinstance(after, int) else len(texts)
-        if self.settings["dim"] is None:
-            self.settings["dim"], self.settings["embedder"] = int(emb.dim), emb.name
-        elif self.settings["embedder"] != emb.name:
-            raise IndexConfigError(f"{self.path}: built with embedder {self.settings['embedder']}, not {emb.name}")
+        self.settings["dim"], self.settings["embedder"] = int(emb.dim), emb.name
         return vectors
 
     def _tables(self) -> set[str]:
@@ -292,34 +301,25 @@ class Index:
         table = self.db.open_table("chunks")
         text = normalise_query(query)
         if mode == "text" or (mode == "hybrid" and not text):
-            if not text:
-                return []
-            q = table.search(text, query_type="fts", fts_columns="text").select(_TEXT_HIT)
-            rows = _filtered(q, where).limit(n).to_list()
-            return [(r, float(r["_score"]), None) for r in rows]
+            return [(r, float(r["_score"]), None) for r in _text_rows(table, text, where, n)]
         vec = self.embedder.embed_queries([query])[0]
         vq = _filtered(table.search(vec, vector_column_name="vector").distance_type("cosine")
                        .select(_VECTOR_HIT), where)
         vrows = vq.limit(n).to_list()
         if mode == "vector":
             return [(r, 1.0 - float(r["_distance"]), 1.0 - float(r["_distance"])) for r in vrows]
-        trows = _filtered(table.search(text, query_type="fts", fts_columns="text").select(_TEXT_HIT),
-                          where).limit(n).to_list()
-        return _fuse(vrows, trows)
+        return _fuse(vrows, _text_rows(table, text, where, n))
 
     def _parents(self, rows: list[tuple[dict[str, Any], float, float | None]], k: int,
                  max_tokens: int | None) -> list[Hit]:
-        order: list[str] = []
         best: dict[str, tuple[float, float | None]] = {}
-        kids: dict[str, list[Chunk]] = {}
+        matched: dict[str, list[Mapping[str, Any]]] = {}
         for r, score, sim in rows:
             pid = r["parent_id"] or r["id"]
-            if pid not in kids:
-                order.append(pid)
-                best[pid] = (score, sim)
-                kids[pid] = []
-            kids[pid].append(self._chunk(r))
-        wanted = order[:k]
+            best.setdefault(pid, (score, sim))
+            matched.setdefault(pid, []).append(r)
+        wanted = list(best)[:k]
+        kids = {pid: [self._chunk(r) for r in matched[pid]] for pid in wanted}
         parents = {c.id: c for c in self._fetch("parents", wanted)}
         hits: list[Hit] = []
         used = 0
@@ -344,7 +344,7 @@ class Index:
         return Chunk.from_dict({**d, "metadata": meta})
 
     def _doc_meta(self, doc_id: str) -> dict[str, Any]:
-        cache = self.__dict__.setdefault("_doc_meta_cache", {})
+        cache = self._doc_meta_cache
         if doc_id not in cache:
             rows = self.db.open_table("documents").search().where(f"doc_id = {_sql_str(doc_id)}").limit(1).to_list()
             cache[doc_id] = json.loads(rows[0]["metadata"]) if rows else {}
@@ -361,6 +361,14 @@ class Index:
 
 def _filtered(q: Any, where: str | None) -> Any:
     return q.where(where, prefilter=True) if where else q
+
+
+def _text_rows(table: Any, text: str, where: str | None, n: int) -> list[dict[str, Any]]:
+    """The ``n`` best rows for ``text`` by BM25 (none for an empty query)."""
+    if not text:
+        return []
+    q = table.search(text, query_type="fts", fts_columns="text").select(_TEXT_HIT)
+    return _filtered(q, where).limit(n).to_list()
 
 
 def _fuse(vrows: list[dict[str, Any]], trows: list[dict[str, Any]]
@@ -382,7 +390,6 @@ def _fuse(vrows: list[dict[str, Any]], trows: list[dict[str, Any]]
 # -- rows ----------------------------------------------------------------------------------------
 
 def _text_hash(text: str) -> str:
-    import hashlib
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 

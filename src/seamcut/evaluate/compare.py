@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from ..api import chunk as chunk_document
-from ..corpus import steps
 from ..embed import Embedder
-from ..index import Hit, Index, remove_index
+from ..index import Hit, Index, remove_index, searchable
 from ..model import Chunk, Document
+from ..progress import Steps
 from ..strategies import REGISTRY
-from .metrics import first_hit, hit_rate, mean_reciprocal_rank
+from .metrics import first_hit, mean_reciprocal_rank
 from .questions import Question, source_matches
 from .significance import Comparison, compare_hits
 from .spans import Span, SpanScores, span_scores
@@ -87,7 +87,7 @@ class StrategyResult:
 
     @property
     def hit_rate(self) -> float:
-        return hit_rate([o.rank for o in self.outcomes], 10 ** 9)
+        return self.hits / len(self.outcomes) if self.outcomes else 0.0
 
     @property
     def mrr(self) -> float:
@@ -190,7 +190,7 @@ def compare(documents: Sequence[Document], questions: Sequence[Question], *,
         raise ValueError("no documents to compare on")
     work = Path(workdir)
     cut: dict[str, tuple[dict[str, list[Chunk]], float]] = {}
-    with steps(len(names), "chunking", progress) as advance:
+    with Steps(len(names), "chunking", progress) as bar:
         for name in names:
             opts = dict((options or {}).get(name, {}))
             if name == "semantic":
@@ -198,31 +198,32 @@ def compare(documents: Sequence[Document], questions: Sequence[Question], *,
             t0 = time.perf_counter()
             by_doc = {d.id: chunk_document(d, strategy=name, **opts) for d in documents}
             cut[name] = (by_doc, time.perf_counter() - t0)
-            advance(name)
-    texts = list(dict.fromkeys(c.text for by_doc, _ in cut.values() for cs in by_doc.values()
-                               for c in cs if c.metadata.get("role") != "parent"))
+            bar.advance(label=name)
+    searched = {name: searchable(c for cs in by_doc.values() for c in cs)
+                for name, (by_doc, _) in cut.items()}
+    texts = list(dict.fromkeys(c.text for chunks in searched.values() for c in chunks))
     t0 = time.perf_counter()
     embedder.embed_passages(texts)  # one call for all strategies: spread over processes, cached
     shared_embed = time.perf_counter() - t0
     results: list[StrategyResult] = []
     answerable = [q for q in questions if q.answerable]
-    with steps(len(names) * len(questions), "searching", progress) as advance:
+    with Steps(len(names) * len(questions), "searching", progress) as bar:
         for name in names:
             by_doc, chunk_seconds = cut[name]
             folder = work / "index" / name
             remove_index(folder)
-            opts = {key: value for key, value in (options or {}).get(name, {}).items()}
-            index = Index(folder, strategy=name, options=_plain(opts), model=model, embedder=embedder)
+            opts = _plain((options or {}).get(name, {}))
+            index = Index(folder, strategy=name, options=opts, model=model, embedder=embedder)
             report = index.update(documents, lambda d: by_doc[d.id], hashes)
-            searched = [c for cs in by_doc.values() for c in cs if c.metadata.get("role") != "parent"]
-            share = shared_embed * len(searched) / max(1, len(texts))
-            res = StrategyResult(name, _plain(opts), len(searched), [c.tokens for c in searched],
+            chunks = searched[name]
+            share = shared_embed * len(chunks) / max(1, len(texts))
+            res = StrategyResult(name, opts, len(chunks), [c.tokens for c in chunks],
                                  chunk_seconds, share + report.embed_seconds, report.write_seconds)
             for q in questions:
                 hits = index.search(q.question, k, mode=mode)  # type: ignore[arg-type]
                 outcome = _outcome(q, hits)
                 (res.outcomes if q.answerable else res.no_answer).append(outcome)
-                advance(name)
+                bar.advance(label=name)
             results.append(res)
     return CompareResult(k, mode, model, list(questions), results, _comparisons(results, answerable, k),
                          len(documents), comparisons_at_1=_comparisons(results, answerable, 1))

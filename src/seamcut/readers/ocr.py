@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
+from ..progress import Steps
 from ..errors import InputError
 from ..model import Document
 
@@ -253,21 +254,10 @@ def ocr_pages(images: list["Image.Image"], languages: list[str] | None = None,
     workers = max(1, min(os.cpu_count() or 1, len(images)))
     with ProcessPoolExecutor(max_workers=workers) as pool:
         futures = {pool.submit(_worker, job): i for i, job in enumerate(jobs)}
-        if progress:
-            from rich.console import Console
-            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                       TimeElapsedColumn)
-
-            with Progress(TextColumn("OCR"), BarColumn(), MofNCompleteColumn(),
-                          TimeElapsedColumn(), console=Console(stderr=True),
-                          transient=True) as bar:
-                task = bar.add_task("ocr", total=len(images))
-                for fut in as_completed(futures):
-                    results[futures[fut]] = fut.result()
-                    bar.advance(task)
-        else:
+        with Steps(len(images), "OCR", progress) as bar:
             for fut in as_completed(futures):
                 results[futures[fut]] = fut.result()
+                bar.advance()
     return [r for r in results if r is not None]
 
 
