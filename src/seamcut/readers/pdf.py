@@ -962,6 +962,7 @@ def _assemble(p: Path, pages: list[_Page]) -> Document:
 
     cls = _classify_all(pages, furn, body, size_level, bold_level, title_key)
     labels = _number_labels(pages, furn, cls)
+    numbers = set(labels.values())
 
     builder = DocumentBuilder(str(p))
     title = None
@@ -985,7 +986,7 @@ def _assemble(p: Path, pages: list[_Page]) -> Document:
             if b.kind == "table":
                 builder.add_table(b.rows or [], header_rows=b.header_rows, page=pg.number, metadata=meta)
                 continue
-            if (pi, bi) in labels.values():
+            if (pi, bi) in numbers:
                 continue  # a section number, written in front of its heading
             runin = _run_in_heading(b)
             if runin:
