@@ -49,6 +49,7 @@ sys.path.insert(0, str(REPO / "src"))
 
 import seamcut  # noqa: E402
 from seamcut.embed import CachedEmbedder, EmbeddingCache, Embedder, load_embedder  # noqa: E402
+from seamcut.evaluate.significance import bootstrap_difference  # noqa: E402
 from seamcut.evaluate.spans import Span, SpanScores, span_scores  # noqa: E402
 
 DATA = REPO.parent / "shared" / "data" / "chroma_eval"
@@ -214,7 +215,14 @@ SEAMCUT_ROWS = [
     Config("seamcut semantic 128/0", "semantic", 128, 0),
     Config("seamcut semantic 160/0", "semantic", 160, 0),
     Config("seamcut semantic 200/0", "semantic", 200, 0),
-]
+    # small-to-big: children of `size` are searched, their parents (at most parent_size) returned;
+    # parents are packed sections by default, or single paragraphs with parents="blocks"
+    Config("seamcut parent-child 64>160", "parent-child", 64, 0, options=(("parent_size", 160),)),
+    Config("seamcut parent-child 64>200", "parent-child", 64, 0, options=(("parent_size", 200),)),
+] + [Config(f"seamcut parent-child blocks {child}>{parent}", "parent-child", child, 0,
+             options=(("parent_size", parent), ("parents", "blocks")))
+       for child, parent in ((32, 200), (48, 200), (64, 200), (48, 224), (64, 224), (64, 256),
+                             (96, 256))]
 ALL_ROWS = REPORT_ROWS + EXTRA_REPORT_ROWS + SEAMCUT_ROWS
 QUICK_ROWS = ["report Recursive 200/0", "seamcut paragraph 128/0"]
 #: e5 embeds about 10x slower than MiniLM on 2 shared cores (10-25 min a row here), so by
@@ -226,11 +234,29 @@ E5_ROWS = ["report Recursive 200/0", "seamcut paragraph 128/0", "seamcut paragra
 
 @dataclass
 class Pool:
-    """All chunks of all corpora: the text embedded for each, and its span (characters)."""
+    """All chunks of all corpora: the text embedded for each, and its span (characters).
+
+    For parent-child rows the embedded chunks are the children; ``parent_of[i]`` is the index in
+    ``parent_spans`` of child ``i``'s parent, which is what retrieval returns and what is scored."""
 
     texts: list[str] = field(default_factory=list)
     spans: list[Span] = field(default_factory=list)
     unlocated: int = 0
+    parent_of: list[int] = field(default_factory=list)
+    parent_spans: list[Span] = field(default_factory=list)
+    chunks: list[Any] = field(default_factory=list)  # seamcut's Chunk objects, parents included
+
+    def returned(self, ranked: Sequence[int], k: int = TOP_K) -> list[Span]:
+        """The spans handed back for a ranking of embedded chunks: the first ``k`` chunks, or,
+        for parent-child, the first ``k`` distinct parents of the ranked children."""
+        if not self.parent_of:
+            return [self.spans[j] for j in ranked[:k]]
+        seen: dict[int, None] = {}
+        for j in ranked:
+            seen.setdefault(self.parent_of[j])
+            if len(seen) == k:
+                break
+        return [self.parent_spans[p] for p in seen]
 
 
 def report_pool(config: Config, corpora: dict[str, seamcut.Document], enc: Any) -> Pool:
@@ -261,46 +287,58 @@ def seamcut_pool(config: Config, corpora: dict[str, seamcut.Document], tokenizer
         for c in seamcut.chunk(doc, strategy=config.chunker, size=config.size,
                                overlap=config.overlap, unit=config.unit, tokenizer=tokenizer,
                                **options):
+            pool.chunks.append(c)
+            if c.metadata.get("role") == "parent":
+                pool.parent_spans.append(Span(name, c.start, c.end))
+                continue
             pool.texts.append(c.text)
             pool.spans.append(Span(name, c.start, c.end))
+            if c.metadata.get("role") == "child":
+                pool.parent_of.append(len(pool.parent_spans) - 1)
     return pool
 
 
 # ------------------------------------------------------------------------------------------
 # retrieval and scores
 
-def top_k(queries: np.ndarray, chunks: np.ndarray, k: int = TOP_K) -> np.ndarray:
-    """Indices of each query's ``k`` nearest chunks by cosine (rows are unit vectors), best
-    first; ties go to the earlier chunk."""
+def vector_spans(queries: np.ndarray, chunks: np.ndarray, pool: Pool, k: int = TOP_K) -> list[list[Span]]:
+    """Each query's ``k`` nearest chunks by cosine (rows are unit vectors), best first, ties to
+    the earlier chunk; as spans (for parent-child, the first ``k`` distinct parents)."""
     sims = queries @ chunks.T
-    return np.argsort(-sims, axis=1, kind="stable")[:, :k]
+    order = np.argsort(-sims, axis=1, kind="stable")
+    return [pool.returned(row.tolist(), k) for row in order]
 
 
-def hybrid_top_k(questions: Sequence[Question], pool: Pool, corpora: dict[str, seamcut.Document],
-                 embedder: Embedder, k: int = TOP_K) -> list[list[int]]:
-    """Each question's ``k`` best chunks by seamcut's own search (``Index.search``,
+def hybrid_spans(questions: Sequence[Question], pool: Pool, corpora: dict[str, seamcut.Document],
+                 embedder: Embedder, options: dict[str, Any], k: int = TOP_K) -> list[list[Span]]:
+    """Each question's ``k`` best results by seamcut's own search (``Index.search``,
     mode ``hybrid``: the vector ranking and LanceDB's ICU full-text BM25 ranking fused by
-    reciprocal rank), over the same pool; the cached vectors are reused, nothing is re-embedded."""
+    reciprocal rank; for parent-child, each parent once), over the same pool, as spans; the
+    cached vectors are reused, nothing is re-embedded."""
     import tempfile
 
     from seamcut.index import Index
     from seamcut.model import Chunk
 
-    by_corpus: dict[str, list[Chunk]] = {name: [] for name in corpora}
-    for i, (text, span) in enumerate(zip(pool.texts, pool.spans)):
-        doc = corpora[span.source]
-        by_corpus[span.source].append(Chunk(str(i), doc.id, span.source, span.start, span.end, "",
-                                            text, 0))
-    by_doc = {corpora[name].id: chunks for name, chunks in by_corpus.items()}
+    if pool.chunks:  # seamcut's own chunks, parents and all
+        chunks = pool.chunks
+    else:
+        chunks = [Chunk(str(i), corpora[span.source].id, span.source, span.start, span.end, "",
+                        text, 0) for i, (text, span) in enumerate(zip(pool.texts, pool.spans))]
+    by_doc: dict[str, list[Chunk]] = {doc.id: [] for doc in corpora.values()}
+    for c in chunks:
+        by_doc[c.doc_id].append(c)
     with tempfile.TemporaryDirectory() as folder:
-        index = Index(folder, strategy="pool", options={}, model=embedder.name, embedder=embedder)
+        # the strategy's options: parent-child search reads ``parents`` (what BM25 ranks)
+        index = Index(folder, strategy="pool", options=options, model=embedder.name, embedder=embedder)
         index.update(list(corpora.values()), lambda d: by_doc[d.id])
-        return [[int(h.chunk.id) for h in index.search(q.text, k, mode="hybrid")] for q in questions]
+        source = {doc.id: name for name, doc in corpora.items()}
+        return [[Span(source[h.chunk.doc_id], h.chunk.start, h.chunk.end)
+                 for h in index.search(q.text, k, mode="hybrid")] for q in questions]
 
 
-def score_questions(questions: Sequence[Question], pool: Pool, hits: Sequence[Sequence[int]]) -> list[SpanScores]:
-    return [span_scores([pool.spans[j] for j in row], q.references)
-            for q, row in zip(questions, hits)]
+def score_questions(questions: Sequence[Question], returned: Sequence[Sequence[Span]]) -> list[SpanScores]:
+    return [span_scores(list(spans), q.references) for q, spans in zip(questions, returned)]
 
 
 def mean_std(values: Sequence[float]) -> tuple[float, float]:
@@ -375,20 +413,25 @@ def run_row(config: Config, model: Model, corpora: dict[str, seamcut.Document],
     t_chunk = time.perf_counter() - t0
     vecs, over = embed_all(model, pool.texts, "passage", progress,
                            f"{model.key}: {config.name} ({len(pool.texts)} chunks)")
-    hits = (top_k(query_vecs, vecs) if search == "vector"
-            else hybrid_top_k(questions, pool, corpora, model.embedder))
-    scores = score_questions(questions, pool, hits)
-    cl_sizes = [len(t) for t in enc.encode_ordinary_batch(pool.texts)]
+    returned = (vector_spans(query_vecs, vecs, pool) if search == "vector"
+                else hybrid_spans(questions, pool, corpora, model.embedder, dict(config.options)))
+    scores = score_questions(questions, returned)
+    shown = ([corpora[s.source].text[s.start:s.end] for s in pool.parent_spans] if pool.parent_of
+             else pool.texts)  # what retrieval hands back
+    cl_sizes = [len(t) for t in enc.encode_ordinary_batch(shown)]
     row: dict[str, Any] = {
         "model": model.key, "config": config.name + ("" if search == "vector" else " +hybrid"),
         "search": search, "chunker": config.chunker,
         "size": config.size, "overlap": config.overlap, "unit": config.unit,
-        "chunks": len(pool.texts), "mean_cl100k": statistics.fmean(cl_sizes),
+        "chunks": len(pool.texts), "parents": len(pool.parent_spans),
+        "mean_cl100k": statistics.fmean(cl_sizes),
         "over_model_limit": over, "unlocated": pool.unlocated,
         "chunk_seconds": round(t_chunk, 2), "seconds": round(time.perf_counter() - t0, 1),
     }
     for metric in ("recall", "precision", "iou"):
         row[metric], row[f"{metric}_std"] = mean_std([getattr(s, metric) for s in scores])
+    row["per_question"] = {metric: [round(getattr(s, metric), 5) for s in scores]
+                           for metric in ("recall", "iou")}
     row["per_corpus_recall"] = {
         name: 100 * statistics.fmean(s.recall for s, q in zip(scores, questions) if q.corpus == name)
         for name in corpora}
@@ -402,6 +445,14 @@ def fmt(row: dict[str, Any], metric: str) -> str:
     return f"{row[metric]:.1f} ± {row[metric + '_std']:.1f}"
 
 
+def chunk_count(row: dict[str, Any]) -> str:
+    """Chunks in the pool; for parent-child, the parents (what is returned) and the children
+    (what is embedded)."""
+    if row.get("parents"):
+        return f"{row['parents']} ({row['chunks']} children)"
+    return str(row["chunks"])
+
+
 def results_table(rows: Sequence[dict[str, Any]]) -> str:
     """Markdown table of our rows; ✓ where a row beats the report's best MiniLM recall and IoU."""
     out = ["| model | configuration | size | overlap | unit | chunks | ~cl100k | recall | "
@@ -413,10 +464,35 @@ def results_table(rows: Sequence[dict[str, Any]]) -> str:
         i = REPORT_ROW_OF.get(r["config"]) if r["model"] == "minilm" else None
         published = "" if i is None else " / ".join(map(str, REPORT_MINILM[i][3:]))
         out.append(f"| {r['model']} | {r['config']} | {r['size']} | {r['overlap']} | {unit} | "
-                   f"{r['chunks']} | {r['mean_cl100k']:.0f} | {fmt(r, 'recall')} | "
+                   f"{chunk_count(r)} | {r['mean_cl100k']:.0f} | {fmt(r, 'recall')} | "
                    f"{fmt(r, 'precision')} | {fmt(r, 'iou')} | {published} | "
                    f"{'✓' if both else ''} |")
     return "\n".join(out)
+
+
+def paired_table(rows: Sequence[dict[str, Any]]) -> str:
+    """Each row that beats both targets against the report's chunkers as reproduced in the same
+    run (same model; the published rows have no per-question scores to pair with): the
+    difference in mean recall and IoU, points, with a 95% paired bootstrap interval."""
+    winners = [r for r in rows if r["recall"] > BEST_REPORT_RECALL and r["iou"] > BEST_REPORT_IOU
+               and "per_question" in r]
+    out = []
+    for w in winners:
+        for r in rows:
+            if not (r["chunker"].startswith("report") and r["model"] == w["model"]
+                    and "per_question" in r):
+                continue
+            cells = []
+            for metric in ("recall", "iou"):
+                a, b = w["per_question"][metric], r["per_question"][metric]
+                lo, hi = bootstrap_difference(a, b)
+                cells.append(f"{w[metric] - r[metric]:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]")
+            out.append(f"| {w['model']} | {w['config']} | {r['config']} | {cells[0]} | {cells[1]} |")
+    if not out:
+        return ""
+    head = ["| model | seamcut row | against (reproduced) | recall difference [95% CI] | "
+            "IoU difference [95% CI] |", "|" + "---|" * 5]
+    return "\n".join(head + out)
 
 
 def report_table() -> str:
@@ -443,7 +519,7 @@ def plot(rows: Sequence[dict[str, Any]], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(9, 6))
+    fig, ax = plt.subplots(figsize=(12, 6.5))
     ax.scatter([r[5] for r in REPORT_MINILM], [r[3] for r in REPORT_MINILM], marker="x",
                color="grey", label="report, all-MiniLM-L6-v2 (published)")
     for c, s, o, rec, _p, iou in REPORT_MINILM:
@@ -454,23 +530,31 @@ def plot(rows: Sequence[dict[str, Any]], path: Path) -> None:
               ("e5", True): ("s", "tab:green", "report chunkers, e5-small (ours)"),
               ("e5", False): ("o", "tab:red", "seamcut, e5-small")}
     for (model, is_report), (marker, color, label) in styles.items():
-        pts = [r for r in rows if r["model"] == model and r["chunker"].startswith("report") == is_report]
-        if not pts:
-            continue
-        ax.scatter([r["iou"] for r in pts], [r["recall"] for r in pts], marker=marker,
-                   color=color, label=label)
-        for r in pts:
-            ax.annotate(r["config"].replace("seamcut ", "").replace("report ", ""),
-                        (r["iou"], r["recall"]), fontsize=7, xytext=(3, 3),
-                        textcoords="offset points")
+        for search in ("vector", "hybrid"):
+            pts = [r for r in rows if r["model"] == model and r.get("search", "vector") == search
+                   and r["chunker"].startswith("report") == is_report]
+            if not pts:
+                continue
+            hollow = search == "hybrid"  # hybrid rows hollow, vector rows filled
+            ax.scatter([r["iou"] for r in pts], [r["recall"] for r in pts], marker=marker,
+                       facecolors="none" if hollow else color, edgecolors=color,
+                       label=label + (", hybrid search" if hollow else ""))
+            for r in pts:  # labels where they say most: the report's rows and the winners
+                wins = r["recall"] > BEST_REPORT_RECALL and r["iou"] > BEST_REPORT_IOU
+                if is_report or wins:
+                    ax.annotate(r["config"].replace("seamcut ", "").replace("report ", ""),
+                                (r["iou"], r["recall"]), fontsize=7, xytext=(3, 3),
+                                textcoords="offset points")
     ax.axhline(BEST_REPORT_RECALL, ls="--", lw=0.8, color="grey")
     ax.axvline(BEST_REPORT_IOU, ls="--", lw=0.8, color="grey")
     ax.set_xlabel("IoU (%)")
     ax.set_ylabel("recall (%)")
     ax.set_title("Chroma chunking evaluation, top 5 chunks: recall vs IoU\n"
                  f"dashed: the report's best MiniLM recall ({BEST_REPORT_RECALL}) and IoU "
-                 f"({BEST_REPORT_IOU}); beating both = above and right of both", fontsize=10)
-    ax.legend(fontsize=8, loc="lower left")
+                 f"({BEST_REPORT_IOU}); beating both = above and right of both\nhollow: "
+                 "hybrid search; labelled: the report's chunkers and the rows beating both",
+                 fontsize=9)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=120)
@@ -491,11 +575,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--cache-dir", type=Path, default=REPO / "out" / "cache" / "chroma_eval",
                    help="embedding cache folder (reruns embed nothing)")
     p.add_argument("--workers", type=int, default=1, help="e5 worker processes")
-    p.add_argument("--search", choices=["vector", "hybrid"], default="vector",
+    p.add_argument("--search", choices=["vector", "hybrid", "both"], default="vector",
                    help="vector: the report's protocol (cosine top 5); hybrid: seamcut's default "
-                   "search (Index.search: vectors + ICU BM25, reciprocal-rank fusion)")
-    p.add_argument("--merge", type=Path, help="a JSON written earlier whose rows are added to "
-                   "the table and plot (rows rerun here replace them)")
+                   "search (Index.search: vectors + ICU BM25, reciprocal-rank fusion; for "
+                   "parent-child, each parent once); both: every row each way")
+    p.add_argument("--merge", type=Path, action="append", default=[],
+                   help="a JSON written earlier whose rows are added to the table and plot (rows "
+                   "rerun here replace them); may be given more than once")
     return p.parse_args(argv)
 
 
@@ -542,23 +628,30 @@ def main(argv: Sequence[str] | None = None) -> int:
             model = load_model(key, cache, args.workers)
             qvecs, _ = embed_all(model, [q.text for q in questions], "query", progress,
                                  f"{key}: {len(questions)} questions")
+            searches = ["vector", "hybrid"] if args.search == "both" else [args.search]
             for config in configs:
-                row = run_row(config, model, corpora, questions, qvecs, enc, progress, args.search)
-                rows.append(row)
-                progress.console.print(f"{key:6} {config.name:28} recall {fmt(row, 'recall'):13} "
-                                       f"precision {fmt(row, 'precision'):11} IoU {fmt(row, 'iou'):11} "
-                                       f"({row['chunks']} chunks, {row['seconds']} s)")
+                for search in searches:
+                    row = run_row(config, model, corpora, questions, qvecs, enc, progress, search)
+                    rows.append(row)
+                    progress.console.print(
+                        f"{key:6} {row['config']:36} recall {fmt(row, 'recall'):13} precision "
+                        f"{fmt(row, 'precision'):11} IoU {fmt(row, 'iou'):11} "
+                        f"({row['chunks']} chunks, {row['seconds']} s)")
                 progress.advance(overall)
             model.embedder.close()
-    if args.merge and args.merge.is_file():
+    for earlier in args.merge:
         fresh = {(r["model"], r["config"]) for r in rows}
-        old = json.loads(args.merge.read_text(encoding="utf-8"))["rows"]
+        old = json.loads(earlier.read_text(encoding="utf-8"))["rows"]
         rows = [r for r in old if (r["model"], r["config"]) not in fresh] + rows
     rows.sort(key=lambda r: (r["model"] != "minilm", not r["chunker"].startswith("report"),
                              r["config"]))
     print(results_table(rows))
     print()
     print(report_table())
+    paired = paired_table(rows)
+    if paired:
+        print()
+        print(paired)
     extra = notes(rows)
     if extra:
         print()

@@ -83,3 +83,19 @@ def test_bad_options_are_refused(tmp_path):
     assert r.returncode == 2 and "maximum input of 512" in r.stderr
     r = run("chunk", str(f), "--size", "100", "--overlap", "100")
     assert r.returncode == 2 and "overlap" in r.stderr
+    r = run("chunk", str(f), "--strategy", "parent-child", "--parents", "pages")
+    assert r.returncode == 2 and "parents must be one of sections, blocks" in r.stderr
+
+
+def test_parent_child_parents_option(tmp_path):
+    f = tmp_path / "manual.md"
+    f.write_text("# Manual\n\n## Pests\n\nWhitefly: 2 ml per litre.\n\nAphid: 3 ml per litre.\n",
+                 encoding="utf-8")
+    counts = {}
+    for parents in ("sections", "blocks"):
+        out = tmp_path / f"{parents}.jsonl"
+        r = run("chunk", str(f), "--strategy", "parent-child", "--parents", parents, "-o", str(out))
+        assert r.returncode == 0, r.stderr
+        rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+        counts[parents] = sum(row["metadata"]["role"] == "parent" for row in rows)
+    assert counts == {"sections": 1, "blocks": 2}

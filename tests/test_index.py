@@ -135,6 +135,57 @@ def test_parent_child_returns_each_parent_once_with_its_children(tmp_path, corpu
     assert len(ix.search("whitefly aphids cotton dose per litre", 3, max_tokens=budget)) == 1
 
 
+NUTRIENTS = """# Nutrient guide
+
+## Soil nutrients
+
+Zinc sulphate goes in at 25 kg per hectare before sowing. Boron is sprayed at flowering, 1 gram per litre.
+
+## Drip lines
+
+Zinc salts settle in drip lines: zinc deposits, zinc crusts and zinc sludge clog the emitters.
+
+## Foliar sprays
+
+Boron sprays scorch leaves at high doses: boron burns, boron spots, boron stress in heat.
+"""
+
+
+def _nutrient_index(tmp_path, parents):
+    docs = tmp_path / parents
+    docs.mkdir()
+    (docs / "nutrients.md").write_text(NUTRIENTS, encoding="utf-8")
+    c = read_corpus([docs], cache=False, progress=False, workers=1)
+    opts = {"size": 24, "parents": parents}
+    ix = Index(tmp_path / f"db-{parents}", strategy="parent-child", options=opts, model="default")
+    ix.update(c.documents, lambda d: seamcut.chunk(d, strategy="parent-child", **opts), c.hashes)
+    return ix
+
+
+@pytest.mark.parametrize("parents", ["sections", "blocks"])
+def test_parent_child_words_rank_children_or_whole_block_parents(tmp_path, parents):
+    """With sections for parents, BM25 ranks the children and a parent comes where its best child
+    does; with blocks, BM25 ranks the parents themselves: the paragraph holding both words comes
+    first, though each of its children holds only one and other children repeat one word."""
+    from seamcut.index import _text_rows
+
+    ix = _nutrient_index(tmp_path, parents)
+    for mode in ("vector", "text", "hybrid"):
+        hits = ix.search("zinc boron", 3, mode=mode)
+        assert len({h.chunk.id for h in hits}) == len(hits) == 3, mode
+        assert all(h.chunk.metadata["role"] == "parent" for h in hits)
+    top = ix.search("zinc boron", 1, mode="text")[0]
+    best_child = _text_rows(ix.db.open_table("chunks"), "zinc boron", None, 1)[0]
+    soil = "Soil nutrients" in top.chunk.heading_path
+    if parents == "blocks":
+        assert soil and best_child["parent_id"] != top.chunk.id
+        found = " ".join(ch.body for ch in top.children)
+        assert "Zinc" in found and "Boron" in found  # the children of both words
+    else:
+        assert not soil and top.score == pytest.approx(best_child["_score"])  # ranked by a child
+    assert ix.search("", 3) == [] and ix.search("  ", 3, mode="text") == []
+
+
 def test_an_index_refuses_another_strategy_and_a_folder_that_is_not_one(tmp_path, corpus):
     _build(tmp_path / "db", corpus)
     with pytest.raises(IndexConfigError, match="built with strategy 'structure', not 'fixed'"):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -125,14 +126,41 @@ def test_merge_siblings_joins_small_sections():
     assert len(merged) == 1 and merged[0].context == "Manual\n"
 
 
+def test_join_blocks_off_gives_each_block_its_own_chunk():
+    text = ("# Manual\n\n## Pests\n\nWhitefly: 2 ml per litre.\n\nAphid: 3 ml per litre.\n\n"
+            "| Pest | Dose |\n|---|---|\n| Whitefly | 2 ml |\n\n- spray in the evening\n- wait 7 days\n")
+    joined = seamcut.chunk(doc_of(text), strategy="structure", size=200, overlap=0)
+    assert len(joined) == 1
+    apart = seamcut.chunk(doc_of(text), strategy="structure", size=200, overlap=0, join_blocks=False)
+    bodies = [c.body.strip() for c in apart]
+    assert bodies == ["# Manual\n\n## Pests\n\nWhitefly: 2 ml per litre.", "Aphid: 3 ml per litre.",
+                      "| Pest | Dose |\n|---|---|\n| Whitefly | 2 ml |",
+                      "- spray in the evening\n- wait 7 days"]
+    assert all(c.context == "Manual / Pests\n" for c in apart)
+    assert all(c.body == text[c.start:c.end] and c.text == c.context + c.body for c in apart)
+
+
+def _block_starts(doc: Document, a: int, b: int) -> int:
+    """How many blocks (paragraphs, tables, code, lists) begin inside ``[a, b)``."""
+    starts = 0
+    prev_item = False
+    for el in doc.elements:
+        item = el.kind == "list_item"
+        if a <= el.start < b and el.kind not in ("heading", "title") and not (item and prev_item):
+            starts += 1
+        prev_item = item
+    return starts
+
+
 @SETTINGS
-@given(text=markdown_docs(), size=st.integers(40, 120), tok=st.sampled_from(["default", "minilm"]))
-def test_parent_child_children_lie_in_their_parents(text, size, tok):
+@given(text=markdown_docs(), size=st.integers(40, 120), tok=st.sampled_from(["default", "minilm"]),
+       parent_unit=st.sampled_from(["sections", "blocks"]))
+def test_parent_child_children_lie_in_their_parents(text, size, tok, parent_unit):
     from seamcut.tokens import load_sizer
 
     doc = doc_of(text)
     chunks = seamcut.chunk(doc, strategy="parent-child", size=size, overlap=0, parent_size=4 * size,
-                           tokenizer=TOKENIZERS[tok])
+                           tokenizer=TOKENIZERS[tok], parents=parent_unit)
     sizer = load_sizer(TOKENIZERS[tok])
     parents = {c.id: c for c in chunks if c.metadata["role"] == "parent"}
     children = [c for c in chunks if c.metadata["role"] == "child"]
@@ -146,10 +174,17 @@ def test_parent_child_children_lie_in_their_parents(text, size, tok):
         assert c.tokens <= size
     for p in parents.values():
         assert p.tokens <= 4 * size and p.parent_id is None
+        if parent_unit == "blocks":  # never two blocks in one parent
+            assert _block_starts(doc, p.start, p.end) <= 1, p.body
     # the children cover the parents' text: nothing lost
     covered = sorted((c.start, c.end) for c in children)
     for (a, b), (c, d) in zip(covered, covered[1:]):
         assert not text[b:c].strip()
+
+
+def test_parent_child_refuses_an_unknown_parent_unit():
+    with pytest.raises(ValueError, match="parents must be one of sections, blocks"):
+        seamcut.chunk("Some text.", strategy="parent-child", parents="pages")
 
 
 def test_parent_child_on_the_helpline_whitefly_table():

@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="RAG chunking that cuts where the document changes, and proves it.")
 err = Console(stderr=True)
+PARENTS_HELP = ("parent-child: what a parent is: sections (default; a section, or as many of its blocks "
+                "as fit in --parent-size) or blocks (one paragraph, table or list).")
 
 
 class Unit(str, Enum):
@@ -58,6 +60,7 @@ def chunk(
     size: Optional[int] = typer.Option(None, "--size", help="Most a chunk may hold, in --unit, special tokens included (default 300; parent-child children 100)."),
     overlap: Optional[int] = typer.Option(None, "--overlap", help="What each chunk repeats of the one before, in --unit (default 50; parent-child 0)."),
     parent_size: Optional[int] = typer.Option(None, "--parent-size", help="parent-child: the most a parent section may hold (default 800)."),
+    parents: Optional[str] = typer.Option(None, "--parents", help=PARENTS_HELP),
     unit: Unit = typer.Option(Unit.tokens, "--unit", help="tokens (the model's), words or chars."),
     tokenizer: Optional[str] = typer.Option(
         None, "--tokenizer", help="tokenizer.json (file or folder) or tiktoken:NAME; default: the "
@@ -78,6 +81,8 @@ def chunk(
     options: dict = {"within_paragraph": True} if within_paragraph else {}
     if parent_size is not None:
         options["parent_size"] = parent_size
+    if parents is not None:
+        options["parents"] = parents
     if within_paragraph and strategy != "recursive":
         err.print("[red]error:[/] --within-paragraph applies to the recursive strategy only")
         raise typer.Exit(2)
@@ -236,9 +241,11 @@ def _read_options(ocr: str, languages: Optional[str], password: Optional[str],
 
 
 def _strategy_options(size: Optional[int], overlap: Optional[int], unit: "Unit",
-                      tokenizer: Optional[str], parent_size: Optional[int]) -> dict:
+                      tokenizer: Optional[str], parent_size: Optional[int],
+                      parents: Optional[str] = None) -> dict:
     opts: dict = {k: v for k, v in (("size", size), ("overlap", overlap),
-                                    ("parent_size", parent_size), ("tokenizer", tokenizer)) if v is not None}
+                                    ("parent_size", parent_size), ("parents", parents),
+                                    ("tokenizer", tokenizer)) if v is not None}
     if unit is not Unit.tokens:
         opts["unit"] = unit.value
     return opts
@@ -259,6 +266,7 @@ def index_command(
     size: Optional[int] = typer.Option(None, "--size", help="Chunk size in --unit (default: the strategy's)."),
     overlap: Optional[int] = typer.Option(None, "--overlap", help="Overlap in --unit (default: the strategy's)."),
     parent_size: Optional[int] = typer.Option(None, "--parent-size", help="parent-child: the most a parent may hold."),
+    parents: Optional[str] = typer.Option(None, "--parents", help=PARENTS_HELP),
     unit: Unit = typer.Option(Unit.tokens, "--unit", help="tokens (the model's), words or chars."),
     tokenizer: Optional[str] = typer.Option(None, "--tokenizer", help="tokenizer.json or tiktoken:NAME for sizes."),
     model: str = typer.Option("default", "--model", help="Embedding model: default (multilingual-e5-small) or a sentence-transformers folder."),
@@ -276,7 +284,7 @@ def index_command(
     if strategy not in REGISTRY:
         err.print(f"[red]error:[/] unknown strategy {strategy!r}; choose from {', '.join(REGISTRY)}")
         raise typer.Exit(2)
-    opts = _strategy_options(size, overlap, unit, tokenizer, parent_size)
+    opts = _strategy_options(size, overlap, unit, tokenizer, parent_size, parents)
     try:
         if rebuild:
             remove_index(db)

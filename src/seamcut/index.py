@@ -253,16 +253,19 @@ class Index:
     def _reindex_text(self) -> None:
         """Create the full-text index once; afterwards fold new rows into it (``optimize``), which
         costs the new rows only. Rows added since are searched too, and deleted ones never are."""
-        if "chunks" not in self._tables():
-            return
-        table = self.db.open_table("chunks")
-        if any(ix.index_type == "FTS" for ix in table.list_indices()):
-            table.optimize()
-            return
         from lancedb.index import FTS
-        table.create_index("text", replace=True, config=FTS(
-            base_tokenizer="icu", lower_case=True, stem=True, remove_stop_words=True,
-            ascii_folding=False))
+        # parents are ranked by their words only where they are single blocks (see _parent_hits)
+        blocks = self.settings["options"].get("parents") == "blocks"
+        for name in ("chunks", "parents") if blocks else ("chunks",):
+            if name not in self._tables():
+                continue
+            table = self.db.open_table(name)
+            if any(ix.index_type == "FTS" for ix in table.list_indices()):
+                table.optimize()
+                continue
+            table.create_index("text", replace=True, config=FTS(
+                base_tokenizer="icu", lower_case=True, stem=True, remove_stop_words=True,
+                ascii_folding=False))
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -288,12 +291,9 @@ class Index:
         if "chunks" not in self._tables():
             return []
         n = candidates or max(4 * k, 20)
-        parent_child = "parents" in self._tables()
-        if parent_child:
-            n = max(n, 8 * k)
+        if "parents" in self._tables():
+            return self._parent_hits(query, mode, where, max(n, 8 * k), k, max_tokens)
         rows = self._ranked(query, mode, where, n)
-        if parent_child:
-            return self._parents(rows, k, max_tokens)
         return [Hit(i + 1, self._chunk(r), score, sim) for i, (r, score, sim) in enumerate(rows[:k])]
 
     def _ranked(self, query: str, mode: str, where: str | None,
@@ -302,34 +302,72 @@ class Index:
         text = normalise_query(query)
         if mode == "text" or (mode == "hybrid" and not text):
             return [(r, float(r["_score"]), None) for r in _text_rows(table, text, where, n)]
-        vec = self.embedder.embed_queries([query])[0]
-        vq = _filtered(table.search(vec, vector_column_name="vector").distance_type("cosine")
-                       .select(_VECTOR_HIT), where)
-        vrows = vq.limit(n).to_list()
+        vrows = self._vector_rows(query, where, n)
         if mode == "vector":
             return [(r, 1.0 - float(r["_distance"]), 1.0 - float(r["_distance"])) for r in vrows]
         return _fuse(vrows, _text_rows(table, text, where, n))
 
-    def _parents(self, rows: list[tuple[dict[str, Any], float, float | None]], k: int,
-                 max_tokens: int | None) -> list[Hit]:
-        best: dict[str, tuple[float, float | None]] = {}
-        matched: dict[str, list[Mapping[str, Any]]] = {}
-        for r, score, sim in rows:
+    def _vector_rows(self, query: str, where: str | None, n: int) -> list[dict[str, Any]]:
+        vec = self.embedder.embed_queries([query])[0]
+        table = self.db.open_table("chunks")
+        return _filtered(table.search(vec, vector_column_name="vector").distance_type("cosine")
+                         .select(_VECTOR_HIT), where).limit(n).to_list()
+
+    def _parent_hits(self, query: str, mode: str, where: str | None, n: int, k: int,
+                     max_tokens: int | None) -> list[Hit]:
+        """Parent-child search: each parent once, ranked by its children or by itself.
+
+        The vectors always rank children (a small text's vector is sharper), a parent ranked
+        where its best child is. The words (BM25) rank paragraph-sized units, BM25's natural
+        documents: with ``parents="sections"`` the children, fused with the vector ranking child
+        by child; with ``parents="blocks"`` the parents themselves (a 50-token child is too
+        short for BM25, a one-paragraph parent is not), fused with the vector ranking parent by
+        parent. Each hit lists the children that either search found."""
+        text = normalise_query(query)
+        if not text and mode != "vector":
+            return []  # as for a flat index: no words, nothing to rank them by
+        vrows = [] if mode == "text" else self._vector_rows(query, where, n)
+        use_text = mode != "vector"
+        blocks = self.settings["options"].get("parents") == "blocks"
+        prows = _text_rows(self.db.open_table("parents"), text, where, n) if use_text and blocks else []
+        crows = _text_rows(self.db.open_table("chunks"), text, where, n) if use_text else []
+        by_vector: dict[str, float] = {}
+        kids: dict[str, dict[str, dict[str, Any]]] = {}
+        for r in vrows:
             pid = r["parent_id"] or r["id"]
-            best.setdefault(pid, (score, sim))
-            matched.setdefault(pid, []).append(r)
-        wanted = list(best)[:k]
-        kids = {pid: [self._chunk(r) for r in matched[pid]] for pid in wanted}
-        parents = {c.id: c for c in self._fetch("parents", wanted)}
+            by_vector.setdefault(pid, 1.0 - float(r["_distance"]))
+            kids.setdefault(pid, {})[r["id"]] = r
+        for r in crows:
+            kids.setdefault(r["parent_id"] or r["id"], {}).setdefault(r["id"], r)
+        score: dict[str, float] = {}
+        if mode == "vector":
+            score = dict(by_vector)
+        elif blocks:
+            by_text = {r["id"]: float(r["_score"]) for r in prows}
+            if mode == "text":
+                score = by_text
+            for ranking in ((by_vector, by_text) if mode == "hybrid" else ()):
+                for rank, pid in enumerate(ranking, 1):
+                    score[pid] = score.get(pid, 0.0) + 1.0 / (RRF_K + rank)
+        else:
+            ranked = (_fuse(vrows, crows) if mode == "hybrid"
+                      else [(r, float(r["_score"]), None) for r in crows])
+            for r, value, _ in ranked:
+                score.setdefault(r["parent_id"] or r["id"], value)
+        fused_here = blocks and mode == "hybrid"  # otherwise ``score`` is already in rank order
+        wanted = (sorted(score, key=lambda i: (-score[i], -by_vector.get(i, -2.0), i)) if fused_here
+                  else list(score))[:k]
+        parents = {r["id"]: self._chunk(r) for r in prows if r["id"] in wanted}
+        parents.update((c.id, c) for c in self._fetch("parents", [i for i in wanted if i not in parents]))
         hits: list[Hit] = []
         used = 0
         for pid in wanted:
-            parent = parents.get(pid) or kids[pid][0]
+            children = tuple(self._chunk(r) for r in kids.get(pid, {}).values())
+            parent = parents.get(pid) or children[0]
             if max_tokens is not None and hits and used + parent.tokens > max_tokens:
                 break
             used += parent.tokens
-            score, sim = best[pid]
-            hits.append(Hit(len(hits) + 1, parent, score, sim, tuple(kids[pid])))
+            hits.append(Hit(len(hits) + 1, parent, score[pid], by_vector.get(pid), children))
         return hits
 
     def _fetch(self, name: str, ids: Sequence[str]) -> list[Chunk]:

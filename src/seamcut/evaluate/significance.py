@@ -24,10 +24,12 @@ def mcnemar_exact(b: int, c: int) -> float:
     return min(1.0, 2 * tail)
 
 
-def bootstrap_difference(a: Sequence[bool], b: Sequence[bool], *, rounds: int = 10_000,
+def bootstrap_difference(a: Sequence[float], b: Sequence[float], *, rounds: int = 10_000,
                          level: float = 0.95, seed: int = 0) -> tuple[float, float]:
-    """A percentile bootstrap interval for hit rate(a) - hit rate(b), resampling questions
-    (pairs kept together); ``level`` is the interval's coverage, ``seed`` makes it repeatable."""
+    """A percentile bootstrap interval for mean(a) - mean(b), resampling questions (pairs kept
+    together): hit rates where ``a``/``b`` are hits (booleans), or any per-question score (span
+    recall, IoU, as fractions); ``level`` is the interval's coverage, ``seed`` makes it
+    repeatable."""
     if len(a) != len(b):
         raise ValueError("both strategies must be scored on the same questions")
     if not a:

@@ -10,6 +10,9 @@ from ..model import stable_hash
 from ..tokens import UNITS, Sizer
 
 
+PARENT_UNITS = ("sections", "blocks")
+
+
 @dataclass(frozen=True)
 class SizeConfig:
     """Options shared by every text strategy.
@@ -70,10 +73,14 @@ class StructureConfig(SizeConfig):
         chunk up to the limit (each keeps its own heading in the body); default False: a new chunk
         at every heading.
     path_separator: what joins the heading path put in front of every chunk (default " / ").
+    join_blocks: when True (default), a section's blocks (paragraphs, tables, lists) are packed
+        together up to the limit; when False, each block is a chunk of its own (a heading still
+        opens the chunk of the block under it) and is split only where it is over the limit.
     """
 
     merge_siblings: bool = False
     path_separator: str = " / "
+    join_blocks: bool = True
 
 
 @dataclass(frozen=True)
@@ -85,16 +92,22 @@ class ParentChildConfig(StructureConfig):
         a short paragraph. parent_size: the most a parent may hold, in ``unit`` (default 800); a
         longer section is split by the structure strategy. Parents are not embedded, so the
         embedding model's maximum input does not bound them.
+    parents: ``"sections"`` (default): a parent is a section, or as many of its blocks as fit in
+        ``parent_size``; ``"blocks"``: a parent is one block (a paragraph, a table, a list), split
+        only where it is over ``parent_size``, so the model gets less text around what matched.
     """
 
     size: int = 100
     overlap: int = 0
     parent_size: int = 800
+    parents: str = "sections"
 
     def __post_init__(self) -> None:
         super().__post_init__()
         if not isinstance(self.parent_size, int) or self.parent_size < self.size:
             raise ValueError(f"parent_size must be at least size ({self.size}); got {self.parent_size!r}")
+        if self.parents not in PARENT_UNITS:
+            raise ValueError(f"parents must be one of {', '.join(PARENT_UNITS)}; got {self.parents!r}")
 
 
 @dataclass(frozen=True)

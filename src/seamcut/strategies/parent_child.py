@@ -1,7 +1,8 @@
 """Parent-child chunking: search small chunks, hand the model the section each came from.
 
 Parents are the document's sections (the structure strategy at ``parent_size``, so a long
-section is split along its own structure); children are the structure strategy at ``size`` (a
+section is split along its own structure), or with ``parents="blocks"`` its single paragraphs,
+tables and lists; children are the structure strategy at ``size`` (a
 table row group with its header, a short paragraph), cut again wherever one would cross a
 parent's border, so every child lies inside one parent and carries its ``parent_id``.
 """
@@ -22,7 +23,8 @@ def parent_child(document: Document | str, config: SizeConfig = ParentChildConfi
     doc = Document.from_text(document) if isinstance(document, str) else document
     cfg = config if isinstance(config, ParentChildConfig) else ParentChildConfig(
         size=config.size, overlap=config.overlap, unit=config.unit, tokenizer=config.tokenizer)
-    parent_cfg = dataclasses.replace(cfg, size=cfg.parent_size, overlap=0)
+    parent_cfg = dataclasses.replace(cfg, size=cfg.parent_size, overlap=0,
+                                     join_blocks=cfg.parents == "sections")
     parents = structure_chunks(doc, parent_cfg, "parent-child", embedded=False)
     children = structure_chunks(doc, cfg, "parent-child")
     starts = [p.start for p in parents]

@@ -201,9 +201,11 @@ class _Packer:
         cur: tuple[int, int] | None = None
         heads_only = False
         pos = start
+        join = getattr(self.cfg, "join_blocks", True)
         for block in sec.blocks:
             a = cur[0] if cur else pos
-            if self.roughly_fits(a, block.end, context) and self.fits(a, block.end, context):
+            if ((join or cur is None or heads_only) and self.roughly_fits(a, block.end, context)
+                    and self.fits(a, block.end, context)):
                 heads_only = (cur is None or heads_only) and block.kind in ("title", "heading")
                 cur = (a, block.end)
                 continue
