@@ -71,12 +71,13 @@ def test_index_lists_every_bad_file_and_keeps_the_rest(docs):
 def test_compare_prints_the_table_and_writes_json_misses_and_report(docs):
     out = docs / "out"
     r = run("compare", str(docs / "docs"), "--questions", str(docs / "questions.yaml"),
-            "--strategies", "fixed,structure,parent-child", "--out", str(out),
-            "--json", str(out / "r.json"), "--report", str(out / "r.html"))
+            "--strategies", "fixed,structure,parent-child,parent-child:parents=blocks:size=40",
+            "--out", str(out), "--json", str(out / "r.json"), "--report", str(out / "r.html"))
     assert r.returncode == 0, r.stderr
-    for name in ("fixed", "structure", "parent-child"):
+    for name, file in (("fixed", "fixed"), ("structure", "structure"), ("parent-child", "parent-child"),
+                       ("parent-child:parents=blocks:size=40", "parent-child_parents-blocks_size-40")):
         assert name in r.stdout
-        assert (out / "misses" / f"misses-{name}.md").is_file()
+        assert (out / "misses" / f"misses-{file}.md").is_file()
     assert "4 questions" in r.stdout and "hits@4" in r.stdout
     res = json.loads((out / "r.json").read_text(encoding="utf-8"))
     assert res["k"] == 4 and res["questions"] == 4 and res["no_answer_questions"] == 1
@@ -85,12 +86,18 @@ def test_compare_prints_the_table_and_writes_json_misses_and_report(docs):
                 "misses"} <= set(s)
         assert s["hits"] == 4 and s["hit_rate"] == 1.0  # a corpus this small: every strategy finds them
         assert s["no_answer"][0]["id"] == "n" and s["no_answer"][0]["best_similarity"] is not None
-    assert len(res["comparisons"]) == 2
+    assert len(res["comparisons"]) == 3
+    variant = next(s for s in res["strategies"] if s["name"].endswith("size=40"))
+    assert variant["options"] == {"parents": "blocks", "size": 40}
+    assert (out / "index" / "parent-child_parents-blocks_size-40" / "seamcut-index.json").is_file()
     page = (out / "r.html").read_text(encoding="utf-8")
     assert "data:image/png;base64," in page and "parent-child" in page and "McNemar" in page
 
 
 def test_compare_bad_inputs_name_the_file_or_line(docs):
+    r = run("compare", str(docs / "docs"), "--questions", str(docs / "questions.yaml"),
+            "--strategies", "fixed,parent-child:parent=blocks")
+    assert r.returncode == 2 and "parent-child has no option 'parent'" in r.stderr
     bad = docs / "bad.yaml"
     bad.write_text("- id: a\n  question: x\n- id: b\n  mustcontain: y\n", encoding="utf-8")
     r = run("compare", str(docs / "docs"), "--questions", str(bad), "--strategies", "fixed")

@@ -1,6 +1,8 @@
 """Behaviour of each text strategy beyond the shared invariants."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import seamcut
@@ -120,3 +122,24 @@ def test_overlap_larger_than_half_the_size_reaches_into_earlier_chunks(strategy)
 def test_overlap_that_leaves_no_room_is_refused_not_looped(strategy):
     with pytest.raises(ValueError, match="not more than the overlap"):
         seamcut.chunk("word " * 50, strategy=strategy, size=20, overlap=17)  # e5 adds 4
+
+
+def test_strategy_specs_name_a_variant_with_typed_options():
+    from seamcut.strategies.spec import parse_spec
+
+    spec = parse_spec(" parent-child:parents=blocks:size=48:parent_size=224 ")
+    assert (spec.label, spec.name) == ("parent-child:parents=blocks:size=48:parent_size=224", "parent-child")
+    assert spec.options == {"parents": "blocks", "size": 48, "parent_size": 224}
+    assert spec.slug == "parent-child_parents-blocks_size-48_parent_size-224"
+    assert parse_spec("recursive:within_paragraph=True").options == {"within_paragraph": True}
+    assert parse_spec("semantic:amount=90").options == {"amount": 90.0}  # a None default: typed by its annotation
+    assert parse_spec("fixed") == parse_spec("fixed") and parse_spec("fixed").options == {}
+    for bad, message in (("magic", "unknown strategy 'magic'"), ("fixed:size", "is not OPTION=VALUE"),
+                         ("fixed:colour=red", "fixed has no option 'colour'; it has overlap, size, unit"),
+                         ("fixed:size=big", "size must be a whole number, not 'big'"),
+                         ("recursive:within_paragraph=yes", "within_paragraph must be true or false"),
+                         ("parent-child:parents=pages", "parents must be one of sections, blocks"),
+                         ("fixed:size=100:overlap=100", "overlap must be at least 0 and below size"),
+                         ("semantic:embedder=x", "semantic has no option 'embedder'")):
+        with pytest.raises(ValueError, match=re.escape(message)):
+            parse_spec(bad)

@@ -355,7 +355,7 @@ def search_command(
 def compare_command(
     paths: list[Path] = typer.Argument(..., help="Files or folders (folders recursively)."),
     questions: Path = typer.Option(..., "--questions", "-q", help="Test set: YAML, JSONL or CSV."),
-    strategies: Optional[str] = typer.Option(None, "--strategies", help=f"Comma-separated (default: all of {', '.join(REGISTRY)})."),
+    strategies: Optional[str] = typer.Option(None, "--strategies", help=f"Comma-separated (default: all of {', '.join(REGISTRY)}); a variant as NAME:OPTION=VALUE:..., e.g. parent-child:parents=blocks:size=48."),
     k: int = typer.Option(4, "-k", help="Results per question (hit rate at k)."),
     mode: Mode = typer.Option(Mode.hybrid, "--mode", help="hybrid, vector or text search."),
     size: Optional[int] = typer.Option(None, "--size", help="Chunk size in --unit for every strategy (default: each strategy's)."),
@@ -374,10 +374,13 @@ def compare_command(
     from .corpus import read_corpus
     from .embed import load_embedder
     from .evaluate import QuestionsError, check_sources, compare, load_questions, write_json, write_misses
+    from .strategies.spec import parse_spec
     names = [s.strip() for s in strategies.split(",") if s.strip()] if strategies else list(REGISTRY)
-    unknown = [n for n in names if n not in REGISTRY]
-    if unknown:
-        err.print(f"[red]error:[/] unknown strategy {unknown[0]!r}; choose from {', '.join(REGISTRY)}")
+    try:
+        for name in names:
+            parse_spec(name)
+    except ValueError as exc:
+        err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(2)
     try:
         qs = load_questions(questions)

@@ -21,6 +21,7 @@ from ..index import Hit, Index, remove_index, searchable
 from ..model import Chunk, Document
 from ..progress import Steps
 from ..strategies import REGISTRY
+from ..strategies.spec import parse_spec, slug
 from .metrics import first_hit, mean_reciprocal_rank
 from .questions import Question, source_matches
 from .significance import Comparison, compare_hits
@@ -178,25 +179,30 @@ def compare(documents: Sequence[Document], questions: Sequence[Question], *,
             options: Mapping[str, Mapping[str, Any]] | None = None,
             hashes: Mapping[str, str] | None = None, progress: bool = True) -> CompareResult:
     """Cut ``documents`` with each strategy, index each cut under ``workdir/index/NAME``, search
-    every question (top ``k``, ``mode``) and score. ``options[name]`` overrides a strategy's
-    defaults (``size``, ``overlap``, ``unit``, strategy options). ``embedder`` embeds chunks and
+    every question (top ``k``, ``mode``) and score. A strategy is a name or a spec with options,
+    ``parent-child:parents=blocks:size=48`` (``seamcut.strategies.spec``), so variants of one
+    strategy can be compared. ``options[label or name]`` overrides a strategy's defaults
+    (``size``, ``overlap``, ``unit``, strategy options); a spec's own options win. ``embedder`` embeds chunks and
     queries for every strategy (and sentences for ``semantic``); give it a cache so a rerun
     embeds nothing."""
-    names = list(strategies or default_strategies())
-    for name in names:
-        if name not in REGISTRY:
-            raise ValueError(f"unknown strategy {name!r}; choose from {', '.join(REGISTRY)}")
+    specs = [parse_spec(s) for s in (strategies or default_strategies())]
+    names = [spec.label for spec in specs]
+    if len(set(names)) < len(names):
+        raise ValueError(f"a strategy is named twice in {', '.join(names)}")
     if not documents:
         raise ValueError("no documents to compare on")
     work = Path(workdir)
+    given = options or {}
+    settings = {spec.label: (spec, {**given.get(spec.label, given.get(spec.name, {})), **spec.options})
+                for spec in specs}
     cut: dict[str, tuple[dict[str, list[Chunk]], float]] = {}
     with Steps(len(names), "chunking", progress) as bar:
-        for name in names:
-            opts = dict((options or {}).get(name, {}))
-            if name == "semantic":
+        for name, (spec, opts) in settings.items():
+            opts = dict(opts)
+            if spec.name == "semantic":
                 opts.setdefault("embedder", embedder)
             t0 = time.perf_counter()
-            by_doc = {d.id: chunk_document(d, strategy=name, **opts) for d in documents}
+            by_doc = {d.id: chunk_document(d, strategy=spec.name, **opts) for d in documents}
             cut[name] = (by_doc, time.perf_counter() - t0)
             bar.advance(label=name)
     searched = {name: searchable(c for cs in by_doc.values() for c in cs)
@@ -210,10 +216,11 @@ def compare(documents: Sequence[Document], questions: Sequence[Question], *,
     with Steps(len(names) * len(questions), "searching", progress) as bar:
         for name in names:
             by_doc, chunk_seconds = cut[name]
-            folder = work / "index" / name
+            spec, opts = settings[name]
+            folder = work / "index" / spec.slug
             remove_index(folder)
-            opts = _plain((options or {}).get(name, {}))
-            index = Index(folder, strategy=name, options=opts, model=model, embedder=embedder)
+            opts = _plain(opts)
+            index = Index(folder, strategy=spec.name, options=opts, model=model, embedder=embedder)
             report = index.update(documents, lambda d: by_doc[d.id], hashes)
             chunks = searched[name]
             share = shared_embed * len(chunks) / max(1, len(texts))
@@ -277,7 +284,7 @@ def write_misses(result: CompareResult, folder: str | Path) -> list[Path]:
                 sim = f", similarity {r.similarity:.3f}" if r.similarity is not None else ""
                 lines += [f"### {r.rank}. {Path(r.source).name}{pages}: {r.heading or '(no heading)'} "
                           f"(score {r.score:.4g}{sim})", "", "```", r.text, "```", ""]
-        path = out / f"misses-{s.name}.md"
+        path = out / f"misses-{slug(s.name)}.md"
         path.write_text("\n".join(lines), encoding="utf-8")
         written.append(path)
     return written
