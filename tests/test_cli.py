@@ -99,3 +99,14 @@ def test_parent_child_parents_option(tmp_path):
         rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
         counts[parents] = sum(row["metadata"]["role"] == "parent" for row in rows)
     assert counts == {"sections": 1, "blocks": 2}
+    # the same as a variant spec, as `compare --strategies` takes it; a flag beats the spec
+    out = tmp_path / "spec.jsonl"
+    r = run("chunk", str(f), "--strategy", "parent-child:parents=blocks:size=30", "--size", "20",
+            "-o", str(out))
+    assert r.returncode == 0, r.stderr
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert sum(row["metadata"]["role"] == "parent" for row in rows) == 2
+    assert all(row["tokens"] <= 20 for row in rows if row["metadata"]["role"] == "child")
+    r = run("chunk", str(f), "--strategy", "fixed:unit=words:size=3:overlap=0", "-o", str(out))
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert r.returncode == 0 and all(len(row["text"].split()) <= 3 for row in rows)

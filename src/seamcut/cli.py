@@ -56,7 +56,7 @@ def main(version: bool = typer.Option(False, "--version", callback=_version, is_
 def chunk(
     paths: list[Path] = typer.Argument(..., help="Files or folders (folders recursively)."),
     strategy: str = typer.Option("recursive", "--strategy", "-s",
-                                 help=f"One of: {', '.join(REGISTRY)}."),
+                                 help=f"One of: {', '.join(REGISTRY)}; or a variant, NAME:OPTION=VALUE:..."),
     size: Optional[int] = typer.Option(None, "--size", help="Most a chunk may hold, in --unit, special tokens included (default 300; parent-child children 100)."),
     overlap: Optional[int] = typer.Option(None, "--overlap", help="What each chunk repeats of the one before, in --unit (default 50; parent-child 0)."),
     parent_size: Optional[int] = typer.Option(None, "--parent-size", help="parent-child: the most a parent section may hold (default 800)."),
@@ -75,10 +75,13 @@ def chunk(
     out: Optional[Path] = typer.Option(None, "--out", "-o", help="Write JSONL here (default: standard output)."),
 ) -> None:
     """Cut documents into chunks: one JSON object per chunk per line, with every Chunk field."""
-    if strategy not in REGISTRY:
-        err.print(f"[red]error:[/] unknown strategy {strategy!r}; choose from {', '.join(REGISTRY)}")
-        raise typer.Exit(2)
-    options: dict = {"within_paragraph": True} if within_paragraph else {}
+    strategy, options = _spec(strategy)
+    size = size if size is not None else options.pop("size", None)  # a flag beats the spec
+    overlap = overlap if overlap is not None else options.pop("overlap", None)
+    unit_name = options.pop("unit", unit.value) if unit is Unit.tokens else unit.value
+    options.pop("size", None), options.pop("overlap", None)
+    if within_paragraph:
+        options["within_paragraph"] = True
     if parent_size is not None:
         options["parent_size"] = parent_size
     if parents is not None:
@@ -98,7 +101,7 @@ def chunk(
         for doc in corpus.documents:
             try:
                 chunks = chunk_document(doc, strategy=strategy, size=size, overlap=overlap,
-                                        unit=unit.value, tokenizer=tokenizer, **options)
+                                        unit=unit_name, tokenizer=tokenizer, **options)
             except ValueError as exc:  # a config the model cannot take: same for every file
                 err.print(f"[red]error:[/] {exc}")
                 raise typer.Exit(2)
@@ -240,6 +243,18 @@ def _read_options(ocr: str, languages: Optional[str], password: Optional[str],
                        password=password, encoding=encoding)
 
 
+def _spec(text: str) -> tuple[str, dict]:
+    """A --strategy value, a name or a variant such as ``parent-child:parents=blocks``: the
+    strategy's name and the options the spec sets (the other flags are applied over them)."""
+    from .strategies.spec import parse_spec
+    try:
+        spec = parse_spec(text)
+    except ValueError as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2)
+    return spec.name, dict(spec.options)
+
+
 def _strategy_options(size: Optional[int], overlap: Optional[int], unit: "Unit",
                       tokenizer: Optional[str], parent_size: Optional[int],
                       parents: Optional[str] = None) -> dict:
@@ -262,7 +277,7 @@ def _print_failures(failures: list, total: int) -> None:
 def index_command(
     paths: list[Path] = typer.Argument(..., help="Files or folders (folders recursively)."),
     db: Path = typer.Option(..., "--db", help="Index folder (created if missing)."),
-    strategy: str = typer.Option("structure", "--strategy", "-s", help=f"One of: {', '.join(REGISTRY)}."),
+    strategy: str = typer.Option("structure", "--strategy", "-s", help=f"One of: {', '.join(REGISTRY)}; or a variant, NAME:OPTION=VALUE:..."),
     size: Optional[int] = typer.Option(None, "--size", help="Chunk size in --unit (default: the strategy's)."),
     overlap: Optional[int] = typer.Option(None, "--overlap", help="Overlap in --unit (default: the strategy's)."),
     parent_size: Optional[int] = typer.Option(None, "--parent-size", help="parent-child: the most a parent may hold."),
@@ -281,10 +296,8 @@ def index_command(
     """Read, chunk, embed and store documents in an on-disk index; unchanged files are skipped."""
     from .corpus import read_corpus
     from .index import Index, IndexConfigError, remove_index
-    if strategy not in REGISTRY:
-        err.print(f"[red]error:[/] unknown strategy {strategy!r}; choose from {', '.join(REGISTRY)}")
-        raise typer.Exit(2)
-    opts = _strategy_options(size, overlap, unit, tokenizer, parent_size, parents)
+    strategy, opts = _spec(strategy)
+    opts.update(_strategy_options(size, overlap, unit, tokenizer, parent_size, parents))
     try:
         if rebuild:
             remove_index(db)
