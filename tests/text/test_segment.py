@@ -11,10 +11,11 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from seamcut.text import paragraph_breaks, paragraph_spans, sentence_breaks, sentence_spans
+from seamcut.text.space import SPACE_SET, is_blank, strip_space
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 FLORES = DATA / "flores200"
@@ -345,18 +346,20 @@ def _check_spans(text: str, spans: list[tuple[int, int]]) -> None:
     for start, end in spans:
         assert prev_end <= start < end <= len(text)
         piece = text[start:end]
-        assert piece.strip() == piece
+        assert strip_space(piece) == piece  # seamcut's whitespace: not U+001C-U+001F, U+0085
         for k in range(start, end):
             covered[k] += 1
         prev_end = end
     assert max(covered, default=0) <= 1
     for k, ch in enumerate(text):
-        if not ch.isspace():
+        if ch not in SPACE_SET:
             assert covered[k] == 1, (k, ch)
 
 
 @settings(max_examples=400, deadline=None)
 @given(texts, languages)
+@example("\x1c", None)
+@example("a.\x1c\n\n\x1f b. C\x85", "en")
 def test_sentence_properties(text: str, language: str | None) -> None:
     breaks = sentence_breaks(text, language)
     spans = sentence_spans(text, language)
@@ -364,7 +367,7 @@ def test_sentence_properties(text: str, language: str | None) -> None:
     assert all(0 < b < len(text) for b in breaks)
     _check_spans(text, spans)
     assert breaks == [end for _, end in spans[:-1]]
-    if not text.strip():
+    if is_blank(text):
         assert spans == []
     # sentences never cross a paragraph boundary
     for start, end in spans:
@@ -373,6 +376,8 @@ def test_sentence_properties(text: str, language: str | None) -> None:
 
 @settings(max_examples=400, deadline=None)
 @given(texts)
+@example("\x1c")
+@example("a\n\x1c\n\nb\x0b\n\n\x1f")
 def test_paragraph_properties(text: str) -> None:
     breaks = paragraph_breaks(text)
     spans = paragraph_spans(text)
@@ -380,7 +385,7 @@ def test_paragraph_properties(text: str) -> None:
     assert all(0 < b < len(text) for b in breaks)
     _check_spans(text, spans)
     assert breaks == [start for start, _ in spans[1:]]
-    if not text.strip():
+    if is_blank(text):
         assert spans == []
 
 

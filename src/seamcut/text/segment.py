@@ -39,6 +39,7 @@ from .abbreviations import (
     NUMBER,
     STARTERS,
 )
+from .space import SPACE, SPACE_CHARS, SPACE_SET
 
 __all__ = ["sentence_breaks", "sentence_spans", "paragraph_breaks", "paragraph_spans"]
 
@@ -50,11 +51,12 @@ _OPENERS = "\"'“‘«‹([{「『（"
 # terminator run, closers, following whitespace.  Possessive quantifiers: a
 # match can never fail once it has started, so there is no backtracking.
 _CANDIDATE = re.compile(
-    "([%s]++)([%s]*+)(\\s*+)" % (re.escape(_SOFT + _HARD), re.escape(_CLOSERS))
+    "([%s]++)([%s]*+)([%s]*+)" % (re.escape(_SOFT + _HARD), re.escape(_CLOSERS), SPACE)
 )
 _HAS_HARD = re.compile("[%s]" % re.escape(_HARD))
-_NON_SPACE = re.compile(r"\S")
-_GAP = re.compile(r"\n[ \t\r\f\v]*+\n\s*+")
+# whitespace is seamcut's (text/space.py): U+001C-U+001F, U+0085, form feed are text here
+_NON_SPACE = re.compile(f"[^{SPACE}]")
+_GAP = re.compile("\n[%s]*+\n[%s]*+" % (SPACE.replace("\n", ""), SPACE))
 _NUMERAL_MARKER = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3})*|[A-Za-z]|[०-९]{1,3}")
 _MARKER_AHEAD = re.compile(r"(?:[a-z]|[ivx]{2,4})[.)]\s")
 _ROMAN = frozenset("i ii iii iv v vi vii viii ix x xi xii".split())
@@ -196,7 +198,7 @@ def _gaps(text: str) -> list[tuple[int, int]]:
         if j >= n:
             break
         k = m.start()
-        while k > 0 and text[k - 1].isspace():
+        while k > 0 and text[k - 1] in SPACE_SET:
             k -= 1
         if k > 0:
             out.append((k, j))
@@ -256,10 +258,10 @@ def _spans(text: str, cuts: list[int]) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     prev = 0
     for cut in (*cuts, len(text)):
-        rest = text[prev:cut].lstrip()
+        rest = text[prev:cut].lstrip(SPACE_CHARS)  # str's own strip takes U+001C-U+001F too
         if rest:
             start = cut - len(rest)
-            spans.append((start, start + len(rest.rstrip())))
+            spans.append((start, start + len(rest.rstrip(SPACE_CHARS))))
         prev = cut
     return spans
 

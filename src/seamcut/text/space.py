@@ -22,6 +22,10 @@ def is_blank(text: str, start: int = 0, end: int | None = None) -> bool:
     return _CONTENT.search(text, start, len(text) if end is None else end) is None
 
 
+#: the whitespace characters as a string, for ``str.strip`` (whose default also strips controls)
+SPACE_CHARS = "".join(sorted(SPACE_SET))
+
+
 def strip_space(text: str) -> str:
     """``text`` without whitespace at either end."""
-    return text.strip(SPACE.replace("\u2000-\u200a", "".join(chr(c) for c in range(0x2000, 0x200B))))
+    return text.strip(SPACE_CHARS)
