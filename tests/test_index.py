@@ -90,6 +90,34 @@ def test_build_search_and_filter(tmp_path, corpus):
     assert ix.search("cotton", 3, where="crop = 'wheat'") == []
 
 
+def test_vector_search_in_memory_matches_the_lancedb_scan(tmp_path, corpus):
+    """After the first query the vectors are searched in memory: the same chunks in the same
+    order with the same distances as LanceDB's exact scan, and a changed index is reloaded."""
+    ix, _, _ = _build(tmp_path / "db", corpus)
+    questions = ["whitefly dose per litre", "बीज उपचार", "when does the insurance scheme close?"]
+    scanned = [ix._vector_rows(q, None, 6) for q in questions[:1]]  # first query: the scan
+    assert ix._matrix is None
+    in_memory = [ix._vector_rows(q, None, 6) for q in questions]
+    assert ix._matrix is not None and len(ix._matrix.ids) == ix.count()
+    fresh = Index(tmp_path / "db")
+    fresh._vector_queries = -100  # keep this one on LanceDB's scan
+    for q, got in zip(questions, in_memory):
+        want = fresh._vector_rows(q, None, 6)
+        assert [r["id"] for r in got] == [r["id"] for r in want], q
+        assert [r["_distance"] for r in got] == pytest.approx([r["_distance"] for r in want], abs=1e-5)
+        assert {k for k in got[0]} == {k for k in want[0]}
+    assert [r["id"] for r in scanned[0]] == [r["id"] for r in in_memory[0]]
+    # a filter goes to LanceDB (prefiltered), and so does an index too big for memory
+    hits = ix.search("when should I spray?", 3, mode="vector", where="crop = 'orange'")
+    assert hits and all(h.chunk.metadata["crop"] == "orange" for h in hits)
+    # the index changes: the copy in memory follows
+    (corpus / "docs" / "orange.md").write_text(ORANGE + "\nMandarin growers may also apply.\n", encoding="utf-8")
+    ix2, report, _ = _build(tmp_path / "db", corpus)
+    ix2._vector_queries = 1
+    assert "Mandarin" in ix2.search("mandarin growers", 1, mode="vector")[0].chunk.text
+    assert ix._vector_rows("mandarin growers", None, 1)[0]["id"] == ix2.search("mandarin growers", 1, mode="vector")[0].chunk.id
+
+
 def test_full_text_search_keeps_devanagari_words_whole(tmp_path, corpus):
     ix, _, _ = _build(tmp_path / "db", corpus)
     for word in ("फफूंदनाशक", "प्रति", "उपचारित"):
