@@ -76,16 +76,9 @@ def chunk(
 ) -> None:
     """Cut documents into chunks: one JSON object per chunk per line, with every Chunk field."""
     strategy, options = _spec(strategy)
-    size = size if size is not None else options.pop("size", None)  # a flag beats the spec
-    overlap = overlap if overlap is not None else options.pop("overlap", None)
-    unit_name = options.pop("unit", unit.value) if unit is Unit.tokens else unit.value
-    options.pop("size", None), options.pop("overlap", None)
+    options.update(_strategy_options(size, overlap, unit, tokenizer, parent_size, parents))
     if within_paragraph:
         options["within_paragraph"] = True
-    if parent_size is not None:
-        options["parent_size"] = parent_size
-    if parents is not None:
-        options["parents"] = parents
     if within_paragraph and strategy != "recursive":
         err.print("[red]error:[/] --within-paragraph applies to the recursive strategy only")
         raise typer.Exit(2)
@@ -100,8 +93,7 @@ def chunk(
     try:
         for doc in corpus.documents:
             try:
-                chunks = chunk_document(doc, strategy=strategy, size=size, overlap=overlap,
-                                        unit=unit_name, tokenizer=tokenizer, **options)
+                chunks = chunk_document(doc, strategy=strategy, **options)
             except ValueError as exc:  # a config the model cannot take: same for every file
                 err.print(f"[red]error:[/] {exc}")
                 raise typer.Exit(2)
@@ -258,6 +250,7 @@ def _spec(text: str) -> tuple[str, dict]:
 def _strategy_options(size: Optional[int], overlap: Optional[int], unit: "Unit",
                       tokenizer: Optional[str], parent_size: Optional[int],
                       parents: Optional[str] = None) -> dict:
+    """The strategy options the flags set (a flag left at its default sets nothing)."""
     opts: dict = {k: v for k, v in (("size", size), ("overlap", overlap),
                                     ("parent_size", parent_size), ("parents", parents),
                                     ("tokenizer", tokenizer)) if v is not None}

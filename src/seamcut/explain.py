@@ -47,12 +47,12 @@ _LC_LEN = ("length_function=len counts characters; from_tiktoken_encoder() count
 _LC_OVERLAP = ("Overlap is a most, built from whole pieces carried over: where the cut falls "
                "between pieces longer than the overlap, neighbours share nothing.")
 
-#: splitter name ("library:Class") -> how it counts
 #: chonkie's ``tokenizer=`` values and what its sizes then count
 _CHONKIE_TOKENIZERS = {"character": ("chars", None), "word": ("words", None),
                        "gpt2": ("tokens", "tiktoken:gpt2"),
                        "cl100k_base": ("tokens", "tiktoken:cl100k_base")}
 
+#: splitter name ("library:Class") -> how it counts
 SPLITTERS: dict[str, SplitterUnit] = {
     "langchain:RecursiveCharacterTextSplitter": SplitterUnit(
         "chars", None, "chunk_size", "chunk_overlap", 4000, 200,

@@ -385,24 +385,18 @@ class Index:
             kids.setdefault(pid, {})[r["id"]] = r
         for r in crows:
             kids.setdefault(r["parent_id"] or r["id"], {}).setdefault(r["id"], r)
-        score: dict[str, float] = {}
+        score: dict[str, float] = {}  # parent id -> score, best first
         if mode == "vector":
-            score = dict(by_vector)
+            score = by_vector
         elif blocks:
             by_text = {r["id"]: float(r["_score"]) for r in prows}
-            if mode == "text":
-                score = by_text
-            for ranking in ((by_vector, by_text) if mode == "hybrid" else ()):
-                for rank, pid in enumerate(ranking, 1):
-                    score[pid] = score.get(pid, 0.0) + 1.0 / (RRF_K + rank)
+            score = by_text if mode == "text" else _rrf((by_vector, by_text), by_vector)
         else:
             ranked = (_fuse(vrows, crows) if mode == "hybrid"
                       else [(r, float(r["_score"]), None) for r in crows])
             for r, value, _ in ranked:
                 score.setdefault(r["parent_id"] or r["id"], value)
-        fused_here = blocks and mode == "hybrid"  # otherwise ``score`` is already in rank order
-        wanted = (sorted(score, key=lambda i: (-score[i], -by_vector.get(i, -2.0), i)) if fused_here
-                  else list(score))[:k]
+        wanted = list(score)[:k]
         parents = {r["id"]: self._chunk(r) for r in prows if r["id"] in wanted}
         parents.update((c.id, c) for c in self._fetch("parents", [i for i in wanted if i not in parents]))
         hits: list[Hit] = []
@@ -467,20 +461,24 @@ def _text_rows(table: Any, text: str, where: str | None, n: int) -> list[dict[st
     return _filtered(q, where).limit(n).to_list()
 
 
+def _rrf(rankings: Sequence[Iterable[str]], sim: Mapping[str, float]) -> dict[str, float]:
+    """Reciprocal rank fusion of rankings of ids: score = sum over the rankings of
+    1 / (RRF_K + rank); best first, ties to the higher cosine similarity ``sim``, then the id."""
+    score: dict[str, float] = {}
+    for ranking in rankings:
+        for rank, i in enumerate(ranking, 1):
+            score[i] = score.get(i, 0.0) + 1.0 / (RRF_K + rank)
+    return {i: score[i] for i in sorted(score, key=lambda i: (-score[i], -sim.get(i, -2.0), i))}
+
+
 def _fuse(vrows: list[dict[str, Any]], trows: list[dict[str, Any]]
           ) -> list[tuple[dict[str, Any], float, float | None]]:
-    """Reciprocal rank fusion: score = sum over the two lists of 1 / (RRF_K + rank)."""
-    score: dict[str, float] = {}
-    row: dict[str, dict[str, Any]] = {}
-    sim: dict[str, float] = {}
-    for rank, r in enumerate(vrows, 1):
-        score[r["id"]] = score.get(r["id"], 0.0) + 1.0 / (RRF_K + rank)
-        row[r["id"]], sim[r["id"]] = r, 1.0 - float(r["_distance"])
-    for rank, r in enumerate(trows, 1):
-        score[r["id"]] = score.get(r["id"], 0.0) + 1.0 / (RRF_K + rank)
-        row.setdefault(r["id"], r)
-    ranked = sorted(score, key=lambda i: (-score[i], -sim.get(i, -2.0), i))
-    return [(row[i], score[i], sim.get(i)) for i in ranked]
+    """The vector and text rows fused by reciprocal rank, with each row's fused score and cosine
+    similarity (None where only the text search found it)."""
+    row = {r["id"]: r for r in trows} | {r["id"]: r for r in vrows}
+    sim = {r["id"]: 1.0 - float(r["_distance"]) for r in vrows}
+    score = _rrf(([r["id"] for r in vrows], [r["id"] for r in trows]), sim)
+    return [(row[i], value, sim.get(i)) for i, value in score.items()]
 
 
 # -- rows ----------------------------------------------------------------------------------------
