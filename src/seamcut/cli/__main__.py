@@ -1,0 +1,4 @@
+"""``python -m seamcut.cli``: the ``seamcut`` command."""
+from . import app
+
+app()

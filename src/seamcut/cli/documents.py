@@ -1,0 +1,73 @@
+"""``seamcut chunk`` and ``seamcut read``: documents in, chunks or what the parser saw out."""
+from __future__ import annotations
+
+import json
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from ..api import chunk as chunk_document
+from ..errors import InputError
+from .errors import fail, on_error
+from .options import Paths, ReadFlags, StrategyFlags
+from .render import document_json, document_markdown, print_chunk_summary, print_failures
+
+
+class Format(str, Enum):
+    json = "json"
+    markdown = "markdown"
+
+
+def chunk_command(
+    paths: Paths,
+    cutting: StrategyFlags = StrategyFlags("recursive"),
+    within_paragraph: Annotated[bool, typer.Option(
+        "--within-paragraph", help="recursive: join pieces only inside one paragraph.")] = False,
+    reading: ReadFlags = ReadFlags(),
+    out: Annotated[Optional[Path], typer.Option(
+        "--out", "-o", help="Write JSONL here (default: standard output).")] = None,
+) -> None:
+    """Cut documents into chunks: one JSON object per chunk per line, with every Chunk field."""
+    name, options = cutting.resolve()
+    if within_paragraph:
+        if name != "recursive":
+            fail("--within-paragraph applies to the recursive strategy only")
+        options["within_paragraph"] = True
+    from ..corpus import read_corpus
+    corpus = read_corpus(paths, options=reading.options(), catalog=reading.load_catalog())
+    stats: list[tuple[str, list[int]]] = []
+    if out:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    sink = out.open("w", encoding="utf-8") if out else sys.stdout
+    try:
+        for doc in corpus.documents:
+            chunks = chunk_document(doc, strategy=name, **options)  # a bad config: the same for every file
+            for c in chunks:
+                sink.write(json.dumps(c.to_dict(), ensure_ascii=False) + "\n")
+            stats.append((doc.source, [c.tokens for c in chunks]))
+    finally:
+        if out:
+            sink.close()
+    print_chunk_summary(stats, out)
+    print_failures(corpus.failures, len(stats) + len(corpus.failures))
+    if corpus.failures:
+        raise typer.Exit(1)
+
+
+def read_command(
+    path: Annotated[Path, typer.Argument(
+        help="One file: PDF, Word, HTML, Markdown, text or a scanned image.")],
+    fmt: Annotated[Format, typer.Option("--format", "-f", help="json or markdown.")] = Format.markdown,
+    reading: ReadFlags = ReadFlags(),
+) -> None:
+    """Print what the parser saw: elements with kind, level, page and language; tables as rows."""
+    catalog = reading.load_catalog()
+    with on_error(InputError, code=1):
+        doc = reading.read(path, catalog)
+    if fmt is Format.json:
+        print(json.dumps(document_json(doc), ensure_ascii=False, indent=1))
+    else:
+        print(document_markdown(doc))

@@ -1,0 +1,83 @@
+"""``seamcut inspect``: the guide's three checks on anyone's chunks (``seamcut.inspect``), and what
+a peer's splitter counts (``--explain``)."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, List, Optional
+
+import typer
+
+from .. import api
+from .errors import fail
+from .options import Unit
+from .render import err
+from .render_inspect import print_inspection, print_lines
+
+
+def inspect_command(
+    args: Annotated[Optional[List[str]], typer.Argument(
+        help="CHUNKS: seamcut's JSONL, or any JSONL/JSON list with a text field (LangChain "
+             "Document dumps, LlamaIndex nodes), in document order. With --explain: the "
+             "splitter's settings as name=value (e.g. chunk_size=300).")] = None,
+    source: Annotated[Optional[List[Path]], typer.Option(
+        "--source", help="Source documents (files or folders; repeat the option): chunks are "
+                         "located in them, coverage is checked.")] = None,
+    model: Annotated[str, typer.Option(
+        "--model", help="default (multilingual-e5-small, 512 tokens), a sentence-transformers "
+                        "folder or tokenizer.json, or tiktoken:NAME.")] = "default",
+    size: Annotated[Optional[int], typer.Option(
+        "--size", help="The size the chunks were made with, in --unit (tokens include special "
+                       "tokens).")] = None,
+    overlap: Annotated[Optional[int], typer.Option(
+        "--overlap", help="The overlap they were made with, in --unit.")] = None,
+    unit: Annotated[Unit, typer.Option(
+        "--unit", help="Unit of --size and --overlap: tokens (the model's), words or chars.")] = Unit.tokens,
+    json_out: Annotated[Optional[Path], typer.Option("--json", help="Write the findings as JSON here.")] = None,
+    report: Annotated[Optional[Path], typer.Option("--report", help="Write an HTML report here.")] = None,
+    explain_splitter: Annotated[Optional[str], typer.Option(
+        "--explain", help="Say what a splitter's size means (e.g. "
+                          "langchain:RecursiveCharacterTextSplitter) in the model's tokens on the "
+                          "--source documents; 'list' lists the known splitters.")] = None,
+) -> None:
+    """Check chunks from any tool: sizes, real overlap, truncation, coverage, tokenizer traps."""
+    from ..diagnose import load_chunks, load_sources
+    args = list(args or [])
+    docs = load_sources(source) if source else []
+    spec = None if model == "default" else model
+    if explain_splitter is not None:
+        _explain(explain_splitter, args, docs, spec)
+        return
+    if len(args) != 1:
+        fail("give one CHUNKS file (or --explain SPLITTER)")
+    path = Path(args[0])
+    try:
+        chunks = load_chunks(path)
+    except FileNotFoundError:
+        fail(f"{path}: no such file")
+    except ValueError as exc:  # bad JSON or no text field
+        fail(f"{path}: {exc}")
+    ins = api.inspect(chunks, docs, model=spec, size=size, overlap=overlap, unit=unit.value)
+    print_inspection(ins)
+    if json_out:
+        json_out.parent.mkdir(parents=True, exist_ok=True)
+        json_out.write_text(json.dumps(ins.to_json(), ensure_ascii=False, indent=1), encoding="utf-8")
+        err.print(f"findings → {json_out}")
+    if report:
+        from ..report.inspect_html import write
+        write(ins, report, title=f"seamcut inspect {path.name}")
+        err.print(f"report → {report}")
+
+
+def _explain(name: str, args: list[str], docs: list, model: Optional[str]) -> None:
+    from ..explain import explain, splitter_names
+    if name == "list":
+        print_lines(splitter_names())
+        return
+    params = {}
+    for a in args:
+        key, sep, value = a.partition("=")
+        if not sep:
+            fail(f"{a!r}: settings go as name=value (e.g. chunk_size=300)")
+        params[key.strip()] = value.strip()
+    print_lines(explain(name, params, docs, model).lines())

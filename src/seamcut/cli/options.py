@@ -1,0 +1,168 @@
+"""The flags the commands share, declared once: typer ``Annotated`` aliases, and two option
+objects made of them (``ReadFlags``: how files are read; ``StrategyFlags``: how they are cut) that
+a command takes as one parameter each (``spread_flags``)."""
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, fields
+from enum import Enum
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional, get_type_hints
+
+import typer
+
+from ..strategies import REGISTRY
+
+if TYPE_CHECKING:
+    from ..catalog import Catalog
+    from ..corpus import ReadOptions
+    from ..model import Document
+
+
+class Unit(str, Enum):
+    tokens = "tokens"
+    words = "words"
+    chars = "chars"
+
+
+class Mode(str, Enum):
+    hybrid = "hybrid"
+    vector = "vector"
+    text = "text"
+
+
+STRATEGY_HELP = f"One of: {', '.join(REGISTRY)}; or a variant, NAME:OPTION=VALUE:..."
+PARENTS_HELP = ("parent-child: what a parent is: sections (default; a section, or as many of its blocks "
+                "as fit in --parent-size) or blocks (one paragraph, table or list).")
+
+# -- what to read ---------------------------------------------------------------------------------
+Paths = Annotated[list[Path], typer.Argument(help="Files or folders (folders recursively).")]
+Encoding = Annotated[Optional[str], typer.Option("--encoding", help="Text encoding of the inputs (default UTF-8).")]
+CatalogFile = Annotated[Optional[Path], typer.Option(
+    "--catalog", help="CSV or YAML of document fields (file, doc_type, crop, year, language, ...).")]
+Ocr = Annotated[str, typer.Option(
+    "--ocr", help="PDF pages to OCR: auto (no usable text layer), always, never.")]
+Languages = Annotated[Optional[str], typer.Option(
+    "--languages", help="OCR languages, e.g. en,hi,mr (default: detected).")]
+Password = Annotated[Optional[str], typer.Option("--password", help="Password of encrypted PDFs.")]
+Workers = Annotated[Optional[int], typer.Option(
+    "--workers", help="Processes reading files (default: one per core).")]
+
+# -- how to cut -----------------------------------------------------------------------------------
+Strategy = Annotated[str, typer.Option("--strategy", "-s", help=STRATEGY_HELP)]
+Size = Annotated[Optional[int], typer.Option(
+    "--size", help="Most a chunk may hold, in --unit, special tokens included (default: the "
+                   "strategy's: 300; parent-child children 100).")]
+Overlap = Annotated[Optional[int], typer.Option(
+    "--overlap", help="What each chunk repeats of the one before, in --unit (default: the "
+                      "strategy's: 50; parent-child 0).")]
+ParentSize = Annotated[Optional[int], typer.Option(
+    "--parent-size", help="parent-child: the most a parent section may hold (default 800).")]
+Parents = Annotated[Optional[str], typer.Option("--parents", help=PARENTS_HELP)]
+UnitOption = Annotated[Unit, typer.Option("--unit", help="tokens (the model's), words or chars.")]
+Tokenizer = Annotated[Optional[str], typer.Option(
+    "--tokenizer", help="tokenizer.json (file or folder) or tiktoken:NAME for sizes; default: the "
+                        "bundled multilingual-e5-small.")]
+
+# -- index and search -----------------------------------------------------------------------------
+Model = Annotated[str, typer.Option(
+    "--model", help="Embedding model: default (multilingual-e5-small) or a sentence-transformers folder.")]
+ModeOption = Annotated[Mode, typer.Option(
+    "--mode", help="hybrid (vectors + words, fused by rank), vector or text search.")]
+
+
+@dataclass(frozen=True)
+class ReadFlags:
+    """How files are read: the read flags, declared once for every command that reads files."""
+    encoding: Encoding = None
+    catalog: CatalogFile = None
+    ocr: Ocr = "auto"
+    languages: Languages = None
+    password: Password = None
+
+    def options(self) -> "ReadOptions":
+        """The flags as ``seamcut.corpus.ReadOptions``; a bad --ocr is a usage error."""
+        from ..corpus import ReadOptions
+        if self.ocr not in ("auto", "always", "never"):
+            raise typer.BadParameter("--ocr takes auto, always or never")
+        return ReadOptions(ocr=self.ocr, password=self.password, encoding=self.encoding,
+                           languages=tuple(self.languages.split(",")) if self.languages else None)
+
+    def load_catalog(self) -> Optional["Catalog"]:
+        """The --catalog file read (None without one); a bad file raises ``InputError``."""
+        from ..catalog import load_catalog
+        return load_catalog(self.catalog) if self.catalog is not None else None
+
+    def read(self, path: Path, catalog: Optional["Catalog"]) -> "Document":
+        """One file read with these flags (``seamcut.read``), its ``catalog`` fields on it."""
+        from ..readers import read
+        o = self.options()
+        return read(path, encoding=o.encoding, ocr=o.ocr, password=o.password,
+                    languages=list(o.languages) if o.languages else None,
+                    fields=catalog.fields_for(path) if catalog else None)
+
+
+@dataclass(frozen=True)
+class StrategyFlags:
+    """How documents are cut: the strategy flags, declared once for every command that cuts.
+    ``spec`` (--strategy) is a name or a variant such as ``parent-child:parents=blocks``; a flag
+    given on the line wins over the spec's option, a flag left at its default sets nothing."""
+    spec: Strategy = "recursive"
+    size: Size = None
+    overlap: Overlap = None
+    parent_size: ParentSize = None
+    parents: Parents = None
+    unit: UnitOption = Unit.tokens
+    tokenizer: Tokenizer = None
+
+    def options(self) -> dict[str, Any]:
+        """The strategy options the flags set, without the spec's."""
+        opts: dict[str, Any] = {k: v for k, v in (("size", self.size), ("overlap", self.overlap),
+                                                  ("parent_size", self.parent_size),
+                                                  ("parents", self.parents),
+                                                  ("tokenizer", self.tokenizer)) if v is not None}
+        if self.unit is not Unit.tokens:
+            opts["unit"] = self.unit.value
+        return opts
+
+    def resolve(self) -> tuple[str, dict[str, Any]]:
+        """The strategy's name and its options: the spec's, then the flags' over them. An unknown
+        strategy or option raises ValueError."""
+        from ..strategies.spec import parse_spec
+        spec = parse_spec(self.spec)
+        return spec.name, {**spec.options, **self.options()}
+
+
+OPTION_OBJECTS = (ReadFlags, StrategyFlags)
+
+
+def spread_flags(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``command`` as typer should see it: a parameter typed as an option object (``ReadFlags``,
+    ``StrategyFlags``) stands for that object's flags, with the parameter's default object giving
+    their defaults; the command is still called with one object built from them."""
+    hints = get_type_hints(command, include_extras=True)
+    params: list[inspect.Parameter] = []
+    objects: dict[str, Any] = {}
+    for p in inspect.signature(command).parameters.values():
+        kind = hints[p.name]
+        if kind in OPTION_OBJECTS:
+            default = kind() if p.default is p.empty else p.default
+            flags = get_type_hints(kind, include_extras=True)
+            params += [inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, annotation=flags[f.name],
+                                         default=getattr(default, f.name)) for f in fields(kind)]
+            objects[p.name] = kind
+        else:
+            params.append(p.replace(kind=inspect.Parameter.KEYWORD_ONLY, annotation=kind))
+    names = [p.name for p in params]
+    if len(set(names)) < len(names):
+        raise TypeError(f"{command.__name__}: a flag is declared twice in {names}")
+
+    def run(**values: Any) -> Any:
+        for name, kind in objects.items():
+            values[name] = kind(**{f.name: values.pop(f.name) for f in fields(kind)})
+        return command(**values)
+
+    run.__name__, run.__qualname__, run.__doc__ = command.__name__, command.__qualname__, command.__doc__
+    run.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
+    run.__annotations__ = {p.name: p.annotation for p in params}
+    return run

@@ -1,0 +1,160 @@
+"""What the commands print: documents as JSON or Markdown, tables of chunks and comparisons,
+search hits, failures. Results go to standard output, tables and summaries to standard error."""
+from __future__ import annotations
+
+import statistics
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Optional, Sequence
+
+from rich.console import Console
+from rich.table import Table
+
+if TYPE_CHECKING:
+    from ..evaluate import CompareResult, Comparison
+    from ..index import Hit
+    from ..model import Document
+
+err = Console(stderr=True)
+
+
+# -- documents (`seamcut read`) -------------------------------------------------------------------
+
+def document_json(doc: "Document") -> dict[str, Any]:
+    """A document as plain data: its fields and every element with its text."""
+    elements = []
+    for e in doc.elements:
+        item = {"kind": e.kind, "level": e.level, "page": e.page, "language": e.language,
+                "start": e.start, "end": e.end, "text": doc.text[e.start:e.end]}
+        meta = {k: v for k, v in e.metadata.items() if k != "row_spans"}
+        if meta:
+            item["metadata"] = meta
+        elements.append(item)
+    return {"source": doc.source, "id": doc.id, "language": doc.language,
+            "pages": len(doc.page_starts), "metadata": dict(doc.metadata), "elements": elements}
+
+
+def document_markdown(doc: "Document") -> str:
+    """A document as Markdown, to read what the parser saw: headings, lists, tables, pages."""
+    out, page = [], None
+    for e in doc.elements:
+        if e.page is not None and e.page != page:
+            page = e.page
+            out.append(f"<!-- page {page} -->")
+        tag = f" <!-- {e.language} -->" if e.language and e.language != doc.language else ""
+        text = doc.text[e.start:e.end]
+        if e.kind in ("title", "heading"):
+            heading = e.metadata.get("text") or text.lstrip("#").strip()
+            out.append("#" * (1 if e.kind == "title" else min(e.level or 1, 6)) + " " + heading + tag)
+        elif e.kind == "list_item":
+            out.append("- " + " ".join(text.split()) + tag)
+        elif e.kind == "table" and e.metadata.get("rows"):
+            rows = e.metadata["rows"]
+            width = max(len(r) for r in rows)
+            lines = ["| " + " | ".join(list(r) + [""] * (width - len(r))) + " |" for r in rows]
+            lines.insert(max(1, e.metadata.get("header_rows", 1)), "|" + " --- |" * width)
+            out.append("\n".join(lines))
+        elif e.kind == "code":
+            out.append("```\n" + text + "\n```")
+        else:
+            out.append(text + tag)
+    head = f"<!-- {doc.source}: {len(doc.elements)} elements, language {doc.language} -->"
+    return head + "\n\n" + "\n\n".join(out)
+
+
+# -- chunks and files (`seamcut chunk`, `index`, `compare`) --------------------------------------
+
+def print_chunk_summary(stats: Sequence[tuple[str, list[int]]], out: Optional[Path]) -> None:
+    """A table of chunks per file (count, min, median and max tokens) on standard error."""
+    if not stats:
+        return
+    table = Table(title=f"chunks{f' → {out}' if out else ''}", title_justify="left")
+    for col in ("file", "chunks", "min tokens", "median", "max"):
+        table.add_column(col, justify="left" if col == "file" else "right")
+    for name, toks in stats:
+        if toks:
+            table.add_row(name, str(len(toks)), str(min(toks)), f"{statistics.median(toks):g}", str(max(toks)))
+        else:
+            table.add_row(name, "0", "-", "-", "-")
+    err.print(table)
+
+
+def print_failures(failures: Sequence[object], total: int) -> None:
+    """The files that could not be read, each with its reason, out of ``total`` files."""
+    if failures:
+        err.print(f"[red]{len(failures)} of {total} file(s) failed:[/]")
+        for f in failures:
+            err.print(f"  [red]✗[/] {f}")
+
+
+# -- search hits (`seamcut search`) ---------------------------------------------------------------
+
+def hits_json(hits: Sequence["Hit"]) -> list[dict[str, Any]]:
+    """Hits as plain data: rank, score, similarity, the chunk and the ids of matching children."""
+    return [{"rank": h.rank, "score": h.score, "similarity": h.similarity,
+             "chunk": h.chunk.to_dict(), "children": [c.id for c in h.children]} for h in hits]
+
+
+def print_hits(hits: Sequence["Hit"]) -> None:
+    """Each hit: rank, score, source and pages, heading path, and its text (up to 400
+    characters, whitespace folded)."""
+    out = Console()
+    for h in hits:
+        c = h.chunk
+        pages = (f" p. {c.pages[0]}" + (f"-{c.pages[-1]}" if len(c.pages) > 1 else "")) if c.pages else ""
+        sim = f"  similarity {h.similarity:.3f}" if h.similarity is not None else ""
+        kids = f"  ({len(h.children)} matching children)" if h.children else ""
+        out.print(f"[bold]{h.rank}.[/] score {h.score:.4g}{sim}  [cyan]{c.source}{pages}[/]{kids}")
+        if c.heading_path:
+            out.print("   [green]" + " / ".join(c.heading_path) + "[/]", markup=True)
+        body = " ".join(c.body.split())
+        out.print("   " + (body[:400] + " …" if len(body) > 400 else body), markup=False, highlight=False)
+    if not hits:
+        err.print("no results")
+
+
+# -- comparisons (`seamcut compare`) --------------------------------------------------------------
+
+def compare_table(result: "CompareResult") -> Table:
+    """The guide's table: strategy, hits at k, MRR, chunks, build time, tokens per question."""
+    n = sum(1 for q in result.questions if q.answerable)
+    spans = any(s.span_means() for s in result.strategies)
+    table = Table(title=f"{n} questions, top {result.k} by {result.mode} search, model {result.model}",
+                  title_justify="left")
+    cols = ["strategy", f"hits@{result.k}", "%", "hits@1", "MRR", "chunks", "median tokens",
+            "build s", "tokens/question"] + (["span recall", "precision", "IoU"] if spans else [])
+    for col in cols:
+        table.add_column(col, justify="left" if col == "strategy" else "right")
+    best = result.best.name
+    for s in result.strategies:
+        at1 = sum(1 for o in s.outcomes if o.rank == 1)
+        row = [s.name + (" *" if s.name == best else ""), f"{s.hits}/{n}", f"{s.hit_rate:.1%}",
+               f"{at1}/{n}", f"{s.mrr:.3f}", str(s.chunks),
+               f"{statistics.median(s.sizes):g}" if s.sizes else "-", f"{s.build_seconds:.2f}",
+               f"{s.tokens_per_question:.0f}"]
+        if spans:
+            m = s.span_means()
+            row += [f"{m.recall:.1%}", f"{m.precision:.1%}", f"{m.iou:.1%}"] if m else ["-"] * 3
+        table.add_row(*row)
+    return table
+
+
+def print_comparison(result: "CompareResult") -> None:
+    """The table on standard output (at least 140 columns wide), then on standard error which
+    strategy is best and whether its lead over each other one is more than noise, at k and at 1."""
+    Console(width=max(Console().width, 140)).print(compare_table(result))
+    err.print(f"* best: most hits at {result.k}, then MRR")
+    for at, comparisons in ((result.k, result.comparisons), (1, result.comparisons_at_1)):
+        _print_verdicts(at, comparisons)
+
+
+def _print_verdicts(k: int, comparisons: Sequence["Comparison"]) -> None:
+    """The paired tests at ``k``: ties on one line, then a line for each real or noisy difference."""
+    if not comparisons:
+        return
+    err.print(f"hits at {k}, {comparisons[0].best} against the others:")
+    ties = [c.other for c in comparisons if c.only_best == c.only_other == 0]
+    if ties:
+        err.print(f"  {', '.join(ties)}: the same questions hit", soft_wrap=True)
+    for c in comparisons:
+        if c.other not in ties:
+            err.print("  " + c.verdict(), soft_wrap=True)

@@ -1,0 +1,70 @@
+"""``seamcut index`` and ``seamcut search``: build an on-disk index, ask it questions."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from ..api import chunk as chunk_document
+from .errors import fail
+from .options import Mode, ModeOption, Model, Paths, ReadFlags, StrategyFlags, Workers
+from .render import err, hits_json, print_failures, print_hits
+
+Db = Annotated[Path, typer.Option("--db", help="Index folder (created by `seamcut index` if missing).")]
+
+
+def index_command(
+    paths: Paths,
+    db: Db,
+    cutting: StrategyFlags = StrategyFlags("structure"),
+    model: Model = "default",
+    reading: ReadFlags = ReadFlags(),
+    rebuild: Annotated[bool, typer.Option("--rebuild", help="Delete the index folder first.")] = False,
+    workers: Workers = None,
+) -> None:
+    """Read, chunk, embed and store documents in an on-disk index; unchanged files are skipped."""
+    from ..corpus import read_corpus
+    from ..index import Index, remove_index
+    name, opts = cutting.resolve()
+    if rebuild:
+        remove_index(db)
+    index = Index(db, strategy=name, options=opts, model=model)
+    corpus = read_corpus(paths, options=reading.options(), catalog=reading.load_catalog(), workers=workers)
+    report = index.update(corpus.documents, lambda d: chunk_document(d, strategy=name, **opts),
+                          corpus.hashes)
+    err.print(f"{db}: {len(report.added)} file(s) added, {len(report.replaced)} replaced, "
+              f"{len(report.unchanged)} unchanged; {report.chunks} chunk(s) written"
+              + (f" with {report.parents} parent(s)" if report.parents else "")
+              + f", {report.embedded} embedded; {index.count()} in the index")
+    print_failures(corpus.failures, len(corpus.failures) + len(corpus.documents))
+    if corpus.failures:
+        raise typer.Exit(1)
+
+
+def search_command(
+    query: Annotated[str, typer.Argument(help="The question.")],
+    db: Db,
+    k: Annotated[int, typer.Option("-k", help="How many results.")] = 4,
+    mode: ModeOption = Mode.hybrid,
+    where: Annotated[Optional[str], typer.Option(
+        "--where", help="SQL filter, e.g. \"crop = 'cotton' AND year >= 2025\".")] = None,
+    max_tokens: Annotated[Optional[int], typer.Option(
+        "--max-tokens", help="parent-child: most tokens of parents to return.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+) -> None:
+    """Print the chunks that best answer a question, with score, source, pages and heading path."""
+    from ..index import Index, IndexConfigError
+    try:
+        hits = Index(db).search(query, k, mode=mode.value, where=where, max_tokens=max_tokens)
+    except IndexConfigError:
+        raise
+    except Exception as exc:  # a bad --where reaches us from LanceDB's SQL parser
+        if where and type(exc).__name__ in ("ValueError", "RuntimeError", "LanceError", "ArrowInvalid"):
+            fail(f"--where {where!r}: {str(exc).splitlines()[0]}")
+        raise
+    if as_json:
+        print(json.dumps(hits_json(hits), ensure_ascii=False, indent=1))
+    else:
+        print_hits(hits)
