@@ -110,3 +110,31 @@ def test_parent_child_parents_option(tmp_path):
     r = run("chunk", str(f), "--strategy", "fixed:unit=words:size=3:overlap=0", "-o", str(out))
     rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert r.returncode == 0 and all(len(row["text"].split()) <= 3 for row in rows)
+
+
+def test_every_command_keeps_its_flags_and_defaults():
+    """The flags declared once (``seamcut.cli.options``) reach every command that takes them."""
+    import typer
+
+    from seamcut.cli import app
+
+    read = {"--encoding", "--catalog", "--ocr", "--languages", "--password"}
+    cut = {"--strategy", "-s", "--size", "--overlap", "--parent-size", "--parents", "--unit", "--tokenizer"}
+    expected = {
+        "chunk": {"paths", "--within-paragraph", "--out", "-o"} | cut | read,
+        "read": {"path", "--format", "-f"} | read,
+        "inspect": {"args", "--source", "--model", "--size", "--overlap", "--unit", "--json", "--report",
+                    "--explain"},
+        "index": {"paths", "--db", "--model", "--rebuild", "--workers"} | cut | read,
+        "search": {"query", "--db", "-k", "--mode", "--where", "--max-tokens", "--json"},
+        "compare": {"paths", "--questions", "-q", "--strategies", "-k", "--mode", "--size", "--overlap",
+                    "--unit", "--model", "--out", "--json", "--report"} | read,
+    }
+    group = typer.main.get_command(app)
+    assert list(group.commands) == list(expected)
+    for name, flags in expected.items():
+        params = group.commands[name].params
+        assert {o for p in params for o in p.opts} == flags, name
+    defaults = {p.name: p.default for p in group.commands["chunk"].params}
+    assert defaults["spec"] == "recursive" and defaults["ocr"] == "auto"
+    assert {p.name: p.default for p in group.commands["index"].params}["spec"] == "structure"

@@ -14,7 +14,8 @@ from .errors import InputError
 from .model import Chunk, Document, Element
 
 if TYPE_CHECKING:
-    from .api import chunk, compare, inspect
+    from .api import chunk
+    from .checks import compare, inspect
     from .embed import load_embedder
     from .index import Index
     from .readers import read
@@ -22,8 +23,8 @@ if TYPE_CHECKING:
 __version__ = "0.1.0"
 
 #: public name -> the module that defines it, imported on first use
-_LAZY = {"read": "readers", "chunk": "api", "Index": "index", "compare": "api", "inspect": "api",
-         "load_embedder": "embed"}
+_LAZY = {"read": "readers", "chunk": "api", "Index": "index", "compare": "checks",
+         "inspect": "checks", "load_embedder": "embed"}
 
 __all__ = ["read", "chunk", "Index", "compare", "inspect", "load_embedder", "Chunk", "Document",
            "Element", "InputError", "__version__"]

@@ -1,21 +1,11 @@
-"""The public entry points that join several layers: ``seamcut.chunk``, ``seamcut.compare`` and
-``seamcut.inspect``. (``seamcut.read``, ``seamcut.Index`` and ``seamcut.load_embedder`` are the
-readers', the index's and the embedders' own.) Heavy layers are imported when called."""
+"""``seamcut.chunk``: a text or document cut by a named strategy (the strategies' layer; the
+evaluation and the integrations cut through it too)."""
 from __future__ import annotations
 
-import os
-import tempfile
-from typing import TYPE_CHECKING, Any, Iterable, Sequence, Union
+from typing import Any
 
 from .model import Chunk, Document
-
-if TYPE_CHECKING:
-    from .corpus import Corpus
-    from .diagnose import Inspection
-    from .embed import Embedder
-    from .evaluate import CompareResult, Question
-
-PathLike = Union[str, "os.PathLike[str]"]
+from .strategies import REGISTRY
 
 
 def chunk(text_or_document: str | Document, strategy: str = "recursive", size: int | None = None,
@@ -30,7 +20,6 @@ def chunk(text_or_document: str | Document, strategy: str = "recursive", size: i
     ``structure``, ``semantic``, ``parent-child``; other keyword options go to that strategy's
     config (e.g. ``within_paragraph=True``, ``merge_siblings=True``, ``parent_size=800``).
     """
-    from .strategies import REGISTRY
     try:
         fn, config_cls = REGISTRY[strategy]
     except KeyError:
@@ -39,101 +28,3 @@ def chunk(text_or_document: str | Document, strategy: str = "recursive", size: i
     config = config_cls(unit=unit, tokenizer=tokenizer, **sizes, **options)
     doc = Document.from_text(text_or_document) if isinstance(text_or_document, str) else text_or_document
     return fn(doc, config)
-
-
-def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Corpus",
-            questions: "PathLike | Sequence[Question]", *, strategies: Sequence[str] | None = None,
-            k: int = 4, mode: str = "hybrid", model: str = "default",
-            embedder: "Embedder | None" = None, size: int | None = None,
-            overlap: int | None = None, unit: str = "tokens", workdir: PathLike | None = None,
-            progress: bool = True) -> "CompareResult":
-    """Run chunking strategies on the same documents and questions and judge them: hits at ``k``,
-    MRR, chunk counts and sizes, build time, tokens per question, span scores where the questions
-    carry reference spans, and whether the best strategy's lead over each other one is more than
-    noise (``seamcut.evaluate.compare``; ``seamcut compare`` on the command line).
-
-    ``documents``: ``Document``s, files or folders (read with ``seamcut.read``'s defaults, in
-    processes, cached; the files that fail are listed in the result's ``failures``), or a
-    ``seamcut.corpus.Corpus``. ``questions``: a test set file (YAML, JSONL or CSV) or
-    ``Question``s. ``strategies``: names or variants (``"parent-child:parents=blocks"``); None:
-    every strategy. ``size`` and ``overlap`` (in ``unit``: ``tokens`` of the model, ``words`` or
-    ``chars``) apply to every strategy; None: each strategy's default. ``model``: ``default``
-    (multilingual-e5-small) or a sentence-transformers folder, with an embedding cache;
-    ``embedder`` overrides it. ``mode``: ``hybrid``, ``vector`` or ``text`` search.
-    ``workdir``: where the indexes (``workdir/index/NAME``) go; None: a temporary folder.
-
-    Raises ``ValueError`` for an unknown strategy or option, a malformed test set, no document
-    read, or a question naming a file that is not among the documents.
-    """
-    from .embed import load_embedder
-    from .evaluate import check_sources, load_questions
-    from .evaluate import compare as judge
-    from .strategies import REGISTRY
-    from .strategies.spec import parse_spec
-
-    names = list(strategies) if strategies else list(REGISTRY)
-    for name in names:
-        parse_spec(name)  # an unknown strategy or option stops before any work
-    if isinstance(questions, (str, os.PathLike)):
-        asked, where = load_questions(questions), questions
-    else:
-        asked, where = list(questions), "questions"
-    corpus = _corpus(documents)
-    check_sources(asked, [d.source for d in corpus.documents], where)
-    opts: dict[str, Any] = {key: v for key, v in (("size", size), ("overlap", overlap)) if v is not None}
-    if unit != "tokens":
-        opts["unit"] = unit
-    emb = embedder or load_embedder(None if model == "default" else model, cache=True)
-    with tempfile.TemporaryDirectory(prefix="seamcut-compare-") as scratch:
-        result = judge(corpus.documents, asked, strategies=names, k=k, mode=mode, embedder=emb,
-                       model=model, workdir=scratch if workdir is None else workdir,
-                       options={n: opts for n in names}, hashes=corpus.hashes, progress=progress)
-    result.failures = [str(f) for f in corpus.failures]
-    return result
-
-
-def inspect(chunks: "PathLike | Iterable[Any]",
-            sources: "PathLike | Document | Sequence[PathLike | Document] | None" = None, *,
-            model: Any = None, size: int | None = None, overlap: int | None = None,
-            unit: str = "tokens") -> "Inspection":
-    """Check chunks made by any tool (``seamcut.diagnose``; ``seamcut inspect`` on the command line):
-    sizes in characters, words and the model's tokens, the real overlap of every neighbour pair,
-    chunks over the model's maximum input, source text in no chunk and chunk text in no source,
-    tokenizer files with truncation or padding on.
-
-    ``chunks``, in document order: seamcut ``Chunk``s, LangChain ``Document``s, LlamaIndex
-    nodes, dicts with a text field, strings; or a JSON/JSONL file of them. ``sources``: the
-    documents they were cut from (``Document``s, files or folders); None: overlap by
-    suffix/prefix match, coverage not checked. ``model``: None/``"default"``
-    (multilingual-e5-small, 512 tokens), a sentence-transformers folder, a ``tokenizer.json`` or
-    ``tiktoken:NAME``. ``size`` and ``overlap`` (in ``unit``: ``tokens``, ``words`` or ``chars``)
-    are what the chunks were made with, to check against; None: not stated.
-    """
-    from .diagnose import inspect_chunks, load_chunks, load_sources
-
-    if isinstance(chunks, (str, os.PathLike)):
-        chunks = load_chunks(chunks)
-    given = [] if sources is None else _listed(sources)
-    paths = [s for s in given if not isinstance(s, Document)]
-    docs = [s for s in given if isinstance(s, Document)] + (load_sources(paths) if paths else [])
-    return inspect_chunks(chunks, sources=docs, model=model, size=size, overlap=overlap, unit=unit)
-
-
-def _corpus(documents: Any) -> "Corpus":
-    """``documents`` as a ``Corpus``: a ``Corpus`` or ``Document``s as given, files and folders read."""
-    from .corpus import Corpus, read_corpus
-
-    if isinstance(documents, Corpus):
-        return documents
-    items = _listed(documents)
-    if items and all(isinstance(d, Document) for d in items):
-        return Corpus(documents=items)
-    corpus = read_corpus(items)
-    if not corpus.documents:
-        raise ValueError(f"no documents read from {', '.join(map(str, items))}")
-    return corpus
-
-
-def _listed(items: Any) -> list[Any]:
-    """One path or ``Document``, or a sequence of them, as a list."""
-    return [items] if isinstance(items, (str, os.PathLike, Document)) else list(items)

@@ -9,7 +9,6 @@ import typer
 from rich.logging import RichHandler
 
 from .. import __version__
-from ..errors import InputError
 from .compare import compare_command
 from .documents import chunk_command, read_command
 from .errors import ERRORS, reported
@@ -40,7 +39,7 @@ def main(version: bool = typer.Option(False, "--version", callback=_version, is_
 COMMANDS = (
     ("chunk", chunk_command, ERRORS),
     ("read", read_command, ERRORS),
-    ("inspect", inspect_command, (InputError, ValueError, FileNotFoundError, TypeError)),
+    ("inspect", inspect_command, ERRORS + (FileNotFoundError, TypeError)),  # a model or file a peer named
     ("index", index_command, ERRORS),
     ("search", search_command, ERRORS),
     ("compare", compare_command, ERRORS),

@@ -6,7 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .. import api
+from .. import checks
 from ..strategies import REGISTRY
 from .errors import fail
 from .options import Mode, ModeOption, Model, Overlap, Paths, ReadFlags, Size, Unit, UnitOption
@@ -45,7 +45,7 @@ def compare_command(
     print_failures(corpus.failures, len(corpus.documents) + len(corpus.failures))
     if not corpus.documents:
         fail(f"no documents read from {', '.join(map(str, paths))}")
-    result = api.compare(corpus, questions, strategies=names, k=k, mode=mode.value, model=model,
+    result = checks.compare(corpus, questions, strategies=names, k=k, mode=mode.value, model=model,
                          size=size, overlap=overlap, unit=unit.value, workdir=out)
     misses = write_misses(result, out / "misses")
     print_comparison(result)

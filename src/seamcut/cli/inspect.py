@@ -8,7 +8,7 @@ from typing import Annotated, List, Optional
 
 import typer
 
-from .. import api
+from .. import checks
 from .errors import fail
 from .options import Unit
 from .render import err
@@ -57,7 +57,7 @@ def inspect_command(
         fail(f"{path}: no such file")
     except ValueError as exc:  # bad JSON or no text field
         fail(f"{path}: {exc}")
-    ins = api.inspect(chunks, docs, model=spec, size=size, overlap=overlap, unit=unit.value)
+    ins = checks.inspect(chunks, docs, model=spec, size=size, overlap=overlap, unit=unit.value)
     print_inspection(ins)
     if json_out:
         json_out.parent.mkdir(parents=True, exist_ok=True)

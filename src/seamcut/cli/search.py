@@ -59,7 +59,7 @@ def search_command(
     try:
         hits = Index(db).search(query, k, mode=mode.value, where=where, max_tokens=max_tokens)
     except IndexConfigError:
-        raise
+        raise  # no index, or another one's settings: the usual error path
     except Exception as exc:  # a bad --where reaches us from LanceDB's SQL parser
         if where and type(exc).__name__ in ("ValueError", "RuntimeError", "LanceError", "ArrowInvalid"):
             fail(f"--where {where!r}: {str(exc).splitlines()[0]}")
