@@ -558,7 +558,8 @@ class EmbeddingCache:
     hash) to a float32 blob."""
 
     def __init__(self, folder: str | os.PathLike[str] | None = None) -> None:
-        self.folder = Path(folder).expanduser() if folder is not None else default_cache_dir("embeddings")
+        self.folder = (Path(folder).expanduser() if folder is not None
+                       else default_cache_dir("embeddings"))
         self.folder.mkdir(parents=True, exist_ok=True)
         self.path = self.folder / "embeddings.sqlite"
         self._local = threading.local()

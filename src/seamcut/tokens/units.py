@@ -10,10 +10,10 @@ from .sizer import Sizer
 
 
 class CharSizer(Sizer):
-    """Counts Unicode code points."""
+    """Counts Unicode code points. Its measure stores nothing: unit ``j`` of a text ends at
+    ``j + 1``."""
 
-    name = "chars"
-    unit = "chars"
+    name = unit = "chars"
 
     def count(self, text: str) -> int:
         return len(text)
@@ -42,8 +42,7 @@ class _CharMeasure(Measure):
 class WordSizer(Sizer):
     """Counts words: maximal runs of non-whitespace characters."""
 
-    name = "words"
-    unit = "words"
+    name = unit = "words"
 
     def count(self, text: str) -> int:
         return count_words(text)
