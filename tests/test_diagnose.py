@@ -301,3 +301,15 @@ def test_explain_llamaindex_tokens_and_what_cannot_be_measured():
     assert chonkie.unit == "words"
     assert explain("chonkie:RecursiveChunker").unit == "chars"
     assert "documents" in explain("unstructured:chunk_by_title").why
+
+
+def test_uncovered_text_is_a_span_and_words_follow_the_one_whitespace():
+    from seamcut.text.ranges import Span
+
+    doc = Document(id="d", text="First part kept.\n\nSecond\x0bpart dropped.", source="d.txt")
+    ins = inspect_chunks(["First part kept."], sources=[doc], unit="words")
+    gap = ins.coverage.uncovered[0]
+    assert isinstance(gap, Span) and (gap.source, gap.start, gap.end) == ("d.txt", 18, len(doc.text))
+    assert ins.coverage.uncovered_chars == len("Second\x0bpartdropped.")  # a VT is not whitespace
+    glued = inspect_chunks(["Second\x0bpart dropped.", "Third\x1fpart"], unit="words")
+    assert [words for _, words, _ in glued.chunk_sizes] == [2, 1]

