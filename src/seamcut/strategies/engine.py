@@ -108,7 +108,9 @@ class Piece:
 
 class Budget:
     """The limits every chunk's text keeps: ``size`` in the configured unit and, where the model
-    states one, its maximum input in tokens. ``reserve`` units are kept free (for overlap)."""
+    states one, its maximum input in tokens. ``reserve``, where a method takes it, is how many units
+    of ``size`` to keep free (for overlap or a context put in front); it never applies to the
+    model's maximum input."""
 
     def __init__(self, text: str, cfg: SizeConfig, embedded: bool = True) -> None:
         """``embedded=False``: chunks that are never embedded (parents sent to the model as
@@ -135,26 +137,27 @@ class Budget:
             raise ValueError(f"size {cfg.size} {cfg.unit} leaves {room} beside the "
                              f"{self.unit_measure.overhead} the model adds to every text: "
                              f"not more than the overlap ({cfg.overlap})")
-        self.reserve = 0
         self.counted: dict[tuple[int, int], int] = {}   # real token counts already made
 
-    def fits(self, a: int, b: int) -> bool:
+    def fits(self, a: int, b: int, reserve: int = 0) -> bool:
         """Whether ``text[a:b]`` fits by estimate, ``reserve`` units kept free."""
         limits = self.limits
         _, m, lim = limits[0]
-        if m.count(a, b) > lim - self.reserve:
+        if m.count(a, b) > lim - reserve:
             return False
         return all(m.count(a, b) <= lim for _, m, lim in limits[1:])
 
-    def max_end(self, a: int) -> int:
-        """The farthest end, cut at a unit boundary, at which ``text[a:end]`` fits by estimate."""
-        return min(m.max_end(a, lim - self.reserve if i == 0 else lim)
+    def max_end(self, a: int, reserve: int = 0) -> int:
+        """The farthest end, cut at a unit boundary, at which ``text[a:end]`` fits by estimate,
+        ``reserve`` units kept free."""
+        return min(m.max_end(a, lim - reserve if i == 0 else lim)
                    for i, (_, m, lim) in enumerate(self.limits))
 
-    def confirm(self, a: int, b: int) -> bool:
-        """Whether ``text[a:b]`` fits, with a real count wherever the estimate could be off."""
+    def confirm(self, a: int, b: int, reserve: int = 0) -> bool:
+        """Whether ``text[a:b]`` fits, ``reserve`` units kept free, with a real count wherever
+        the estimate could be off."""
         for i, (sizer, m, lim) in enumerate(self.limits):
-            lim = lim - self.reserve if i == 0 else lim
+            lim = lim - reserve if i == 0 else lim
             est = m.count(a, b)
             if est > lim:
                 return False
@@ -180,11 +183,11 @@ class Budget:
         return est
 
 
-def unit_pieces(budget: Budget, a: int, b: int, top: int) -> list[Piece]:
+def unit_pieces(budget: Budget, a: int, b: int, top: int, reserve: int = 0) -> list[Piece]:
     """Cut ``[a, b)`` into runs of whole units, each as long as the budget allows."""
     out = []
     while a < b:
-        e = min(budget.max_end(a), b)
+        e = min(budget.max_end(a, reserve), b)
         if e <= a:  # not even one unit fits beside the overhead: take one unit anyway
             nxt = budget.unit_measure.unit_bounds(a, b)
             e = int(nxt[0]) if len(nxt) else b
@@ -194,21 +197,23 @@ def unit_pieces(budget: Budget, a: int, b: int, top: int) -> list[Piece]:
 
 
 def split(budget: Budget, levels: Sequence[Level], a: int, b: int, top: int,
-          language: str | None, depth: int = 0) -> list[Piece]:
-    """Cut ``[a, b)`` at the biggest break that makes pieces fit (by estimate)."""
-    if budget.fits(a, b):
+          language: str | None, depth: int = 0, reserve: int = 0) -> list[Piece]:
+    """Cut ``[a, b)`` at the biggest break that makes pieces fit (by estimate), ``reserve``
+    units kept free."""
+    if budget.fits(a, b, reserve):
         return [Piece(a, b, top, depth > 0)]
     for i in range(depth, len(levels)):
         cuts = levels[i].cuts(budget.text, a, b, language)
         if cuts:
             out: list[Piece] = []
             for s, e in zip([a, *cuts], [*cuts, b]):
-                out.extend(split(budget, levels, s, e, top, language, i + 1))
+                out.extend(split(budget, levels, s, e, top, language, i + 1, reserve))
             return out
-    return unit_pieces(budget, a, b, top)
+    return unit_pieces(budget, a, b, top, reserve)
 
 
-def pieces_of(budget: Budget, levels: Sequence[Level], language: str | None) -> list[Piece]:
+def pieces_of(budget: Budget, levels: Sequence[Level], language: str | None,
+              reserve: int = 0) -> list[Piece]:
     """Cut the whole text into pieces: first-level units, split further where over the limit."""
     text = budget.text
     n = len(text)
@@ -217,10 +222,10 @@ def pieces_of(budget: Budget, levels: Sequence[Level], language: str | None) -> 
     cuts = levels[0].cuts(text, 0, n, language) if levels else []
     out: list[Piece] = []
     for top, (s, e) in enumerate(zip([0, *cuts], [*cuts, n])):
-        if budget.fits(s, e):
+        if budget.fits(s, e, reserve):
             out.append(Piece(s, e, top, False))
         else:
-            out.extend(split(budget, levels, s, e, top, language, 1))
+            out.extend(split(budget, levels, s, e, top, language, 1, reserve))
     return out
 
 
@@ -241,9 +246,11 @@ def keep_split_units_apart(p: Piece, q: Piece) -> bool:
     return p.top != q.top and (p.split or q.split)
 
 
-def merge(budget: Budget, pieces: list[Piece], barrier: Barrier) -> list[tuple[int, int]]:
-    """Join neighbouring pieces greedily up to the limit; confirm each chunk with a real count
-    where needed, giving pieces back to the next chunk (or cutting a piece) when over."""
+def merge(budget: Budget, pieces: list[Piece], barrier: Barrier,
+          reserve: int = 0) -> list[tuple[int, int]]:
+    """Join neighbouring pieces greedily up to the limit, ``reserve`` units kept free; confirm
+    each chunk with a real count where needed, giving pieces back to the next chunk (or cutting a
+    piece) when over."""
     pieces = list(pieces)
     out: list[tuple[int, int]] = []
     i = 0
@@ -251,16 +258,16 @@ def merge(budget: Budget, pieces: list[Piece], barrier: Barrier) -> list[tuple[i
         s = pieces[i].start
         j = i
         while (j + 1 < len(pieces) and not barrier(pieces[j], pieces[j + 1])
-               and budget.fits(s, pieces[j + 1].end)):
+               and budget.fits(s, pieces[j + 1].end, reserve)):
             j += 1
-        while not budget.confirm(s, pieces[j].end):
+        while not budget.confirm(s, pieces[j].end, reserve):
             if j > i:
                 j -= 1
                 continue
             p = pieces[i]
             if p.end - p.start < 2:  # one character over the limit: nothing smaller to give
                 break
-            cut = _shrink(budget, p.start, p.end)
+            cut = _shrink(budget, p.start, p.end, reserve)
             pieces[i:i + 1] = [Piece(p.start, cut, p.top, True), Piece(cut, p.end, p.top, True)]
         if not is_blank(budget.text, s, pieces[j].end):  # whitespace alone makes no chunk
             out.append((s, pieces[j].end))
@@ -268,18 +275,18 @@ def merge(budget: Budget, pieces: list[Piece], barrier: Barrier) -> list[tuple[i
     return out
 
 
-def _shrink(budget: Budget, a: int, b: int) -> int:
+def _shrink(budget: Budget, a: int, b: int, reserve: int = 0) -> int:
     """The farthest cut in ``(a, b)`` at which ``[a, cut)`` fits for real: at a word boundary or
     a unit boundary where one fits, else at a character (``a + 1`` at the least)."""
     bounds = budget.unit_measure.unit_bounds(a, b)
     ws = [m.start() for m in _RUN_START.finditer(budget.text, a, b)]
     for c in sorted({w for w in ws if a < w < b} | set(bounds), reverse=True):
-        if budget.confirm(a, c):
+        if budget.confirm(a, c, reserve):
             return c
     lo, hi = a + 1, b - 1  # the largest character cut that fits, by bisection
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if budget.confirm(a, mid):
+        if budget.confirm(a, mid, reserve):
             lo = mid
         else:
             hi = mid - 1
@@ -315,7 +322,8 @@ def _cuts_near(text: str, p: int, lo: int, hi: int) -> Iterator[int]:
         yield before
 
 
-def add_overlap(budget: Budget, spans: list[tuple[int, int]], overlap: int) -> list[tuple[int, int]]:
+def add_overlap(budget: Budget, spans: list[tuple[int, int]], overlap: int,
+                reserve: int = 0) -> list[tuple[int, int]]:
     """Extend each chunk but the first backwards by about ``overlap`` units of the text before it,
     from the word boundary nearest that point, within the limits, always after the previous
     chunk's start (so an overlap larger than a chunk's own text reaches into earlier chunks).
@@ -330,7 +338,7 @@ def add_overlap(budget: Budget, spans: list[tuple[int, int]], overlap: int) -> l
         target = max(measure.back(s, overlap), ps)
         start = s
         for cand in chain(_cuts_near(text, target, ps, s), (target,)):
-            if ps < cand < s and budget.confirm(cand, e):
+            if ps < cand < s and budget.confirm(cand, e, reserve):
                 start = cand
                 break
         out.append((start, e))

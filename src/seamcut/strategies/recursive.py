@@ -12,9 +12,9 @@ def _run(document: Document | str, config: SizeConfig, name: str, levels: tuple[
          barrier: Barrier) -> list[Chunk]:
     doc = Document.from_text(document) if isinstance(document, str) else document
     budget = Budget(doc.text, config)
-    budget.reserve = config.overlap
-    spans = merge(budget, pieces_of(budget, levels, doc.language), barrier)
-    budget.reserve = 0
+    # the overlap added afterwards must fit: that much is kept free while packing
+    pieces = pieces_of(budget, levels, doc.language, reserve=config.overlap)
+    spans = merge(budget, pieces, barrier, reserve=config.overlap)
     spans = add_overlap(budget, spans, config.overlap)
     return build_chunks(doc, spans, budget, name, config.fingerprint(name, budget.token_sizer))
 

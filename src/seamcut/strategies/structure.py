@@ -107,11 +107,7 @@ class _Packer:
         return True
 
     def roughly_fits(self, a: int, b: int, context: str) -> bool:
-        self.budget.reserve = self.cost(context)
-        try:
-            return self.budget.fits(a, b)
-        finally:
-            self.budget.reserve = 0
+        return self.budget.fits(a, b, reserve=self.cost(context))
 
     def emit(self, a: int, b: int, context: str) -> None:
         if not is_blank(self.doc.text, a, b):
@@ -119,15 +115,11 @@ class _Packer:
 
     def split_text(self, a: int, b: int, context: str) -> None:
         """A block too long on its own: recursive splitting inside it, overlap inside it."""
-        budget = self.budget
-        budget.reserve = self.cost(context) + self.cfg.overlap
-        try:
-            pieces = split(budget, RECURSIVE_LEVELS, a, b, 0, self.doc.language)
-            spans = merge(budget, pieces, no_barrier)
-            budget.reserve = self.cost(context)
-            spans = add_overlap(budget, spans, self.cfg.overlap)
-        finally:
-            budget.reserve = 0
+        budget, cost = self.budget, self.cost(context)
+        pieces = split(budget, RECURSIVE_LEVELS, a, b, 0, self.doc.language,
+                       reserve=cost + self.cfg.overlap)
+        spans = merge(budget, pieces, no_barrier, reserve=cost + self.cfg.overlap)
+        spans = add_overlap(budget, spans, self.cfg.overlap, reserve=cost)
         for s, e in spans:
             self.emit_checked(s, e, context)
 
@@ -136,12 +128,8 @@ class _Packer:
         if self.fits(a, b, context) or b - a < 2:
             self.emit(a, b, context)
             return
-        budget = self.budget
-        budget.reserve = self.cost(context) + 1
-        try:
-            pieces = split(budget, RECURSIVE_LEVELS, a, b, 0, self.doc.language, depth=1)
-        finally:
-            budget.reserve = 0
+        pieces = split(self.budget, RECURSIVE_LEVELS, a, b, 0, self.doc.language, depth=1,
+                       reserve=self.cost(context) + 1)
         if len(pieces) < 2:
             mid = (a + b) // 2
             pieces_spans = [(a, mid), (mid, b)]
