@@ -3,20 +3,23 @@ from __future__ import annotations
 
 from ..model import Chunk, Document
 from .config import RecursiveConfig, SizeConfig
-from .engine import (CLAUSE, LINE, PARAGRAPH, RECURSIVE_LEVELS, SENTENCE, WORD, Barrier, Budget,
-                     Level, add_overlap, build_chunks, keep_split_units_apart, merge, no_barrier,
-                     pieces_of, within_top)
+from .budget import Budget
+from .chunks import Draft, as_document, make_chunks
+from .engine import (CLAUSE, LINE, PARAGRAPH, RECURSIVE_LEVELS, SENTENCE, WORD, Barrier, Level,
+                     keep_split_units_apart, merge, no_barrier, pieces_of, within_top)
+from .overlap import add_overlap
 
 
 def _run(document: Document | str, config: SizeConfig, name: str, levels: tuple[Level, ...],
          barrier: Barrier) -> list[Chunk]:
-    doc = Document.from_text(document) if isinstance(document, str) else document
+    doc = as_document(document)
     budget = Budget(doc.text, config)
     # the overlap added afterwards must fit: that much is kept free while packing
     pieces = pieces_of(budget, levels, doc.language, reserve=config.overlap)
     spans = merge(budget, pieces, barrier, reserve=config.overlap)
     spans = add_overlap(budget, spans, config.overlap)
-    return build_chunks(doc, spans, budget, name, config.fingerprint(name, budget.token_sizer))
+    return make_chunks(doc, [Draft(a, b) for a, b in spans], budget, name,
+                       config.fingerprint(name, budget.token_sizer))
 
 
 def recursive(document: Document | str, config: SizeConfig = RecursiveConfig()) -> list[Chunk]:

@@ -8,18 +8,25 @@ seconds are reported (logged, and on every chunk's metadata under ``semantic``).
 """
 from __future__ import annotations
 
+import dataclasses
 import logging
+import re
 import time
 
 import numpy as np
 
 from ..model import Chunk, Document
-from ..text import is_blank
-from .config import SemanticConfig, SizeConfig
-from .engine import (CLAUSE, SENTENCE, WORD, Budget, Piece, add_overlap, build_chunks, merge,
-                     split, within_top)
+from ..text import SPACE, is_blank
+from ..text.space import strip_space
+from .config import SemanticConfig, SizeConfig, as_config
+from .budget import Budget
+from .chunks import Draft, as_document, make_chunks
+from .engine import CLAUSE, SENTENCE, WORD, Piece, merge, split, within_top
+from .overlap import add_overlap
 
 log = logging.getLogger("seamcut.semantic")
+
+_SPACE_RUN = re.compile(f"[{SPACE}]+")
 
 _DEFAULT_AMOUNT = {"percentile": 95.0, "standard_deviation": 3.0, "interquartile": 1.5,
                    "gradient": 95.0}
@@ -49,11 +56,10 @@ def semantic(document: Document | str, config: SizeConfig = SemanticConfig()) ->
     """Cut where the meaning of neighbouring sentences changes, within the size limit."""
     from ..embed import load_embedder
 
-    doc = Document.from_text(document) if isinstance(document, str) else document
+    doc = as_document(document)
     if is_blank(doc.text):
         return []
-    cfg = config if isinstance(config, SemanticConfig) else SemanticConfig(
-        size=config.size, overlap=config.overlap, unit=config.unit, tokenizer=config.tokenizer)
+    cfg = as_config(config, SemanticConfig)
     text = doc.text
     budget = Budget(text, cfg)
     cuts = SENTENCE.cuts(text, 0, len(text), doc.language)
@@ -63,7 +69,7 @@ def semantic(document: Document | str, config: SizeConfig = SemanticConfig()) ->
         computed, seconds = 0, 0.0
         log.debug("one sentence: nothing to compare")
     else:
-        sentences = [" ".join(text[a:b].split()) for a, b in spans]
+        sentences = [_SPACE_RUN.sub(" ", strip_space(text[a:b])) for a, b in spans]
         w = cfg.window
         windows = [" ".join(sentences[max(0, i - w):i + w + 1]) for i in range(len(sentences))]
         embedder = load_embedder(cfg.embedder)
@@ -88,14 +94,12 @@ def semantic(document: Document | str, config: SizeConfig = SemanticConfig()) ->
     out = merge(budget, pieces, within_top, reserve=cfg.overlap)
     out = add_overlap(budget, out, cfg.overlap)
     fp = cfg.fingerprint("semantic", budget.token_sizer)
-    chunks = build_chunks(doc, out, budget, "semantic", fp)
+    chunks = make_chunks(doc, [Draft(a, b) for a, b in out], budget, "semantic", fp)
     stats = {"embeddings": computed, "seconds": round(seconds, 3)}
     return [_with_stats(c, stats) for c in chunks]
 
 
 def _with_stats(chunk: Chunk, stats: dict) -> Chunk:
-    import dataclasses
-
     return dataclasses.replace(chunk, metadata={**chunk.metadata, "semantic": stats})
 
 
