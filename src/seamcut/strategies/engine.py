@@ -14,11 +14,13 @@ from typing import Callable, Sequence
 
 from ..text import is_blank
 from .budget import Budget
-from .levels import (CLAUSE, LINE, PARAGRAPH, RECURSIVE_LEVELS, RUN_START, SENTENCE, WORD, Level)
+from .levels import (CLAUSE, LINE, PARAGRAPH, RECURSIVE_LEVELS, RUN_START, SENTENCE,
+                     SENTENCE_LEVELS, WORD, Level)
+from .overlap import add_overlap
 
 __all__ = ["Piece", "unit_pieces", "split", "pieces_of", "Barrier", "no_barrier", "within_top",
-           "keep_split_units_apart", "merge", "Level", "PARAGRAPH", "LINE", "SENTENCE", "CLAUSE",
-           "WORD", "RECURSIVE_LEVELS"]
+           "keep_split_units_apart", "merge", "pack", "Level", "PARAGRAPH", "LINE", "SENTENCE", "CLAUSE",
+           "WORD", "RECURSIVE_LEVELS", "SENTENCE_LEVELS"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +121,15 @@ def merge(budget: Budget, pieces: list[Piece], barrier: Barrier,
             out.append((s, pieces[j].end))
         i = j + 1
     return out
+
+
+def pack(budget: Budget, pieces: list[Piece], barrier: Barrier, overlap: int,
+         reserve: int = 0) -> list[tuple[int, int]]:
+    """Pieces joined up to the limit (``merge``), then ``overlap`` units of the text before put in
+    front of every chunk but the first (``add_overlap``); ``reserve`` units are kept free for a
+    context in front, and while joining the overlap's room too."""
+    spans = merge(budget, pieces, barrier, reserve=reserve + overlap)
+    return add_overlap(budget, spans, overlap, reserve=reserve)
 
 
 def _shrink(budget: Budget, a: int, b: int, reserve: int = 0) -> int:

@@ -89,6 +89,8 @@ WORD = Level("word", _regex_cuts(f"[{SPACE}]+"))
 #: The recursive hierarchy: blank line, line break, sentence end (danda included), clause
 #: punctuation, space; below the last level, single units (tokens, words or characters).
 RECURSIVE_LEVELS: tuple[Level, ...] = (PARAGRAPH, LINE, SENTENCE, CLAUSE, WORD)
+#: sentences, cut further where over the limit: clause punctuation, space, single units
+SENTENCE_LEVELS: tuple[Level, ...] = (SENTENCE, CLAUSE, WORD)
 
 #: where a whitespace run starts (a cut "at whitespace" goes there)
 RUN_START = re.compile(f"(?<![{SPACE}])[{SPACE}]")

@@ -21,8 +21,7 @@ from ..text.space import strip_space
 from .config import SemanticConfig, SizeConfig, as_config
 from .budget import Budget
 from .chunks import Draft, as_document, make_chunks
-from .engine import CLAUSE, SENTENCE, WORD, Piece, merge, split, within_top
-from .overlap import add_overlap
+from .engine import SENTENCE, SENTENCE_LEVELS, Piece, pack, split, within_top
 
 log = logging.getLogger("seamcut.semantic")
 
@@ -89,10 +88,9 @@ def semantic(document: Document | str, config: SizeConfig = SemanticConfig()) ->
     log.info("%s: %d sentence embeddings in %.2f s", doc.source or "text", computed, seconds)
     pieces: list[Piece] = []
     for (a, b), g in zip(spans, groups):
-        pieces.extend(split(budget, (SENTENCE, CLAUSE, WORD), a, b, g, doc.language, 1,
+        pieces.extend(split(budget, SENTENCE_LEVELS, a, b, g, doc.language, 1,
                             reserve=cfg.overlap))
-    out = merge(budget, pieces, within_top, reserve=cfg.overlap)
-    out = add_overlap(budget, out, cfg.overlap)
+    out = pack(budget, pieces, within_top, cfg.overlap)
     fp = cfg.fingerprint("semantic", budget.token_sizer)
     chunks = make_chunks(doc, [Draft(a, b) for a, b in out], budget, "semantic", fp)
     stats = {"embeddings": computed, "seconds": round(seconds, 3)}

@@ -18,8 +18,7 @@ from ..text import is_blank
 from .budget import Budget
 from .chunks import Draft, as_document, make_chunks
 from .config import SizeConfig, StructureConfig, as_config
-from .engine import RECURSIVE_LEVELS, merge, no_barrier, split
-from .overlap import add_overlap
+from .engine import RECURSIVE_LEVELS, no_barrier, pack, split
 from .units import ATTACH, ITEMS, ROWS, Section, Unit, merge_siblings, sections
 
 
@@ -52,8 +51,7 @@ class UnitPacker:
         cost, overlap = self.cost(context), self.cfg.overlap
         pieces = split(self.budget, RECURSIVE_LEVELS, a, b, 0, self.doc.language,
                        reserve=cost + overlap)
-        spans = merge(self.budget, pieces, no_barrier, reserve=cost + overlap)
-        for s, e in add_overlap(self.budget, spans, overlap, reserve=cost):
+        for s, e in pack(self.budget, pieces, no_barrier, overlap, reserve=cost):
             self.emit_checked(s, e, context)
 
     def emit_checked(self, a: int, b: int, context: str) -> None:
@@ -86,20 +84,29 @@ class UnitPacker:
                 self.emit(start, ends[j], ctx)
             start, ctx, i = ends[j], head, j + 1
 
-    def too_long(self, unit: Unit, start: int, context: str) -> None:
-        """A unit that does not fit in a chunk of its own, from ``start``, by its rule."""
-        if unit.rule == ROWS:
-            header = context + unit.head
-            if self.cost(header) <= self.cfg.size * 3 // 4:  # else a header too big to repeat
-                self.groups(start, unit.parts, context, header)
-                return
-        elif unit.rule == ITEMS:
-            lead = context + unit.head
-            if self.cost(lead) > self.cfg.size // 2:  # a lead-in too long to repeat
-                lead = context
-            self.groups(start, unit.parts, lead, lead)
-            return
+    def rows(self, unit: Unit, start: int, context: str) -> None:
+        """Row groups; the first holds the header rows as written, the others get them as
+        context (a header over three quarters of the size is not repeated: split as text)."""
+        header = context + unit.head
+        if self.cost(header) > self.cfg.size * 3 // 4:
+            self.prose(unit, start, context)
+        else:
+            self.groups(start, unit.parts, context, header)
+
+    def items(self, unit: Unit, start: int, context: str) -> None:
+        """Item groups, each under the lead-in line (unless it takes over half the size)."""
+        lead = context + unit.head
+        if self.cost(lead) > self.cfg.size // 2:
+            lead = context
+        self.groups(start, unit.parts, lead, lead)
+
+    def prose(self, unit: Unit, start: int, context: str) -> None:
         self.split_text(start, unit.end, context)
+
+    def too_long(self, unit: Unit, start: int, context: str) -> None:
+        """A unit that does not fit in a chunk of its own, split from ``start`` by its rule."""
+        split_by = {ROWS: self.rows, ITEMS: self.items}.get(unit.rule, self.prose)
+        split_by(unit, start, context)
 
     def section(self, sec: Section, context: str, start: int) -> None:
         """Pack a section's units, from ``start`` (the end of the chunk before, so whitespace
