@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from ..model import Chunk, Document
 from ..text import is_blank
-from .config import SizeConfig
 from .budget import Budget
 from .chunks import Draft, as_document, make_chunks
+from .config import SizeConfig
 from .engine import merge, no_barrier, unit_pieces
 
 

@@ -30,9 +30,9 @@ def parent_child(document: Document | str, config: SizeConfig = ParentChildConfi
     cfg = as_config(config, ParentChildConfig)
     parent_cfg = dataclasses.replace(cfg, size=cfg.parent_size, overlap=0,
                                      join_blocks=cfg.parents == "sections")
-    parents = structure_chunks(doc, parent_cfg, "parent-child", embedded=False)
     if is_blank(doc.text):
         return []
+    parents = structure_chunks(doc, parent_cfg, "parent-child", embedded=False)
     budget = Budget(doc.text, cfg)
     outline = Outline(doc)
     drafts = cut_at(doc.text, structure_drafts(doc, cfg, budget, outline), [p.start for p in parents])

@@ -118,8 +118,8 @@ def merge_siblings(secs: list[Section], fits: Callable[[int, int, tuple[str, ...
     out: list[Section] = []
     for sec in secs:
         prev = out[-1] if out else None
-        if prev is not None and prev.parent == sec.parent and prev.parent \
-                and fits(prev.start, sec.end, prev.parent):
+        if (prev is not None and prev.parent == sec.parent and prev.parent
+                and fits(prev.start, sec.end, prev.parent)):
             out[-1] = Section(prev.start, sec.end, prev.parent, prev.parent, prev.units + sec.units)
             continue
         out.append(sec)
