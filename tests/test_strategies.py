@@ -70,6 +70,20 @@ def test_ids_are_stable_and_depend_on_config():
     assert a[0].metadata["config"] != c[0].metadata["config"]
 
 
+@pytest.mark.parametrize("strategy", ["fixed", "recursive", "structure", "parent-child"])
+def test_every_chunk_id_follows_the_one_recipe(strategy):
+    from seamcut.strategies.chunks import chunk_id
+
+    text = ("# Cotton\n\n## Pests\n\n" + "Whitefly: 2 ml per litre in the evening. " * 30
+            + "\n\n## Seeds\n\nSow in June.\n")
+    doc = seamcut.Document.from_text(text, source="cotton.md")
+    chunks = seamcut.chunk(doc, strategy, size=40, overlap=0, parent_size=80) \
+        if strategy == "parent-child" else seamcut.chunk(doc, strategy, size=40, overlap=0)
+    assert chunks
+    for c in chunks:
+        assert c.id == chunk_id(doc.id, c.start, c.end, c.metadata["config"], c.text)
+
+
 @pytest.mark.parametrize("kwargs, message", [
     ({"unit": "bytes"}, "unit must be one of"),
     ({"size": 0}, "size must be a positive"),

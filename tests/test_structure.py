@@ -196,3 +196,31 @@ def test_parent_child_on_the_helpline_whitefly_table():
     assert child.tokens <= 100
     parent = next(c for c in chunks if c.id == child.parent_id)
     assert "Spray in the evening" in parent.text  # the advice under the table
+
+
+def test_structure_pass_gives_units_with_their_packing_rule():
+    from seamcut.outline import Outline
+    from seamcut.strategies.units import ATTACH, ITEMS, PROSE, ROWS, sections
+
+    text = ("# Cotton\n\n## Pests\n\nSpray these:\n\n- Whitefly\n- Aphid\n\n"
+            "| Pest | Dose |\n|---|---|\n| Whitefly | 2 ml |\n| Aphid | 3 ml |\n")
+    doc = doc_of(text)
+    secs = sections(doc, Outline(doc))
+    assert [s.path for s in secs] == [("Cotton", "Pests")]
+    units = secs[0].units
+    assert [(u.kind, u.rule) for u in units] == [
+        ("heading", ATTACH), ("heading", ATTACH), ("paragraph", PROSE), ("list", ITEMS),
+        ("table", ROWS)]
+    listing, table = units[3], units[4]
+    assert listing.head == "Spray these:\n" and len(listing.parts) == 2
+    assert table.head == "| Pest | Dose |\n" and table.parts[-1] == table.end
+
+
+def test_children_are_cut_at_parent_borders_keeping_their_context():
+    from seamcut.strategies.chunks import Draft
+    from seamcut.strategies.parent_child import cut_at
+
+    text = "one two three four five six"
+    drafts = cut_at(text, [Draft(0, 13, "ctx\n", ("A",)), Draft(13, 27)], [8, 13, 18])
+    assert [(d.start, d.end, d.context) for d in drafts] == [
+        (0, 8, "ctx\n"), (8, 13, "ctx\n"), (13, 18, ""), (18, 27, "")]

@@ -1,4 +1,16 @@
-"""Strategies: each a callable ``(document, config) -> list[Chunk]``, registered by name."""
+"""Strategies: each a callable ``(document, config) -> list[Chunk]``, registered by name.
+
+Each named strategy is a configuration of passes over spans:
+
+- ``levels``: where a text may be cut (blank line, line break, sentence, clause, space);
+- ``budget``: the limits a chunk's text keeps, ``reserve`` units kept free where asked;
+- ``engine``: cut into pieces at the levels, ``merge`` pieces up to the limit, ``pack`` (merge,
+  then the ``overlap`` pass);
+- ``units``: the structure pass (sections of units, each with its packing rule) and sibling
+  merging; ``structure``: the unit packer;
+- ``parent_child``: children cut at parents' borders, grouped under their parents;
+- ``chunks``: the one chunk factory and id recipe.
+"""
 from __future__ import annotations
 
 from typing import Callable
@@ -25,5 +37,6 @@ REGISTRY: dict[str, tuple[Strategy, type[SizeConfig]]] = {
     "parent-child": (parent_child, ParentChildConfig),
 }
 
-__all__ = ["REGISTRY", "Strategy", "SizeConfig", "RecursiveConfig", "StructureConfig", "ParentChildConfig", "fixed",
-           "sentence", "paragraph", "recursive", "structure", "parent_child"]
+__all__ = ["REGISTRY", "Strategy", "SizeConfig", "RecursiveConfig", "StructureConfig", "ParentChildConfig",
+           "SemanticConfig", "fixed", "sentence", "paragraph", "recursive", "structure", "semantic",
+           "parent_child"]

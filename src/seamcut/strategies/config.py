@@ -4,13 +4,23 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, fields as dataclass_fields
-from typing import Any
+from typing import Any, TypeVar
 
 from ..model import stable_hash
 from ..tokens import UNITS, Sizer
 
 
 PARENT_UNITS = ("sections", "blocks")
+
+C = TypeVar("C", bound="SizeConfig")
+
+
+def as_config(config: "SizeConfig", cls: type[C]) -> C:
+    """``config`` as options of ``cls``: itself where it is one, else its size, overlap, unit and
+    tokenizer with ``cls``'s defaults for the rest."""
+    if isinstance(config, cls):
+        return config
+    return cls(size=config.size, overlap=config.overlap, unit=config.unit, tokenizer=config.tokenizer)
 
 
 @dataclass(frozen=True)

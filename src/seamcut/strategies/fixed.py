@@ -3,8 +3,11 @@ from __future__ import annotations
 
 from ..model import Chunk, Document
 from ..text import is_blank
+from .budget import Budget
+from .chunks import Draft, as_document, make_chunks
 from .config import SizeConfig
-from .engine import Budget, build_chunks, merge, no_barrier, unit_pieces
+from .engine import merge, no_barrier, unit_pieces
+
 
 def fixed(document: Document | str, config: SizeConfig = SizeConfig()) -> list[Chunk]:
     """Cut every ``size`` units, each chunk starting ``size - overlap`` units after the last.
@@ -16,7 +19,7 @@ def fixed(document: Document | str, config: SizeConfig = SizeConfig()) -> list[C
     unit opens the chunk) to the last character of their last unit. A chunk that a real count finds over the limit (a tokenizer that counts a
     cut word differently) gives up units from its end.
     """
-    doc = Document.from_text(document) if isinstance(document, str) else document
+    doc = as_document(document)
     if is_blank(doc.text):
         return []
     budget = Budget(doc.text, config)
@@ -45,4 +48,5 @@ def fixed(document: Document | str, config: SizeConfig = SizeConfig()) -> list[C
         if e == len(text):  # (units sharing one end cannot be parted)
             break
         i += max(1, k - config.overlap)
-    return build_chunks(doc, spans, budget, "fixed", config.fingerprint("fixed", budget.token_sizer))
+    return make_chunks(doc, [Draft(a, b) for a, b in spans], budget, "fixed",
+                       config.fingerprint("fixed", budget.token_sizer))

@@ -5,57 +5,69 @@ section is split along its own structure), or with ``parents="blocks"`` its sing
 tables and lists; children are the structure strategy at ``size`` (a
 table row group with its header, a short paragraph), cut again wherever one would cross a
 parent's border, so every child lies inside one parent and carries its ``parent_id``.
+
+The passes: structure drafts at both sizes, ``cut_at`` (children at parents' borders), the chunk
+factory, then ``group_under_parents``.
 """
 from __future__ import annotations
 
 import dataclasses
 from bisect import bisect_right
 
-from ..model import Chunk, Document, stable_hash
-from ..tokens import Sizer, load_sizer
-from .config import ParentChildConfig, SizeConfig
-from .structure import structure_chunks
+from ..model import Chunk, Document
+from ..outline import Outline
+from ..text import is_blank
+from .budget import Budget
+from .chunks import Draft, as_document, first_word, make_chunks
+from .config import ParentChildConfig, SizeConfig, as_config
+from .structure import structure_chunks, structure_drafts
 
 
 def parent_child(document: Document | str, config: SizeConfig = ParentChildConfig()) -> list[Chunk]:
     """Parents and children in document order, each parent before its children;
     ``metadata["role"]`` is ``parent`` or ``child``. Only children are meant to be embedded."""
-    doc = Document.from_text(document) if isinstance(document, str) else document
-    cfg = config if isinstance(config, ParentChildConfig) else ParentChildConfig(
-        size=config.size, overlap=config.overlap, unit=config.unit, tokenizer=config.tokenizer)
+    doc = as_document(document)
+    cfg = as_config(config, ParentChildConfig)
     parent_cfg = dataclasses.replace(cfg, size=cfg.parent_size, overlap=0,
                                      join_blocks=cfg.parents == "sections")
+    if is_blank(doc.text):
+        return []
     parents = structure_chunks(doc, parent_cfg, "parent-child", embedded=False)
-    children = structure_chunks(doc, cfg, "parent-child")
+    budget = Budget(doc.text, cfg)
+    outline = Outline(doc)
+    drafts = cut_at(doc.text, structure_drafts(doc, cfg, budget, outline), [p.start for p in parents])
+    fp = cfg.fingerprint("parent-child", budget.token_sizer)
+    return group_under_parents(doc.text, parents,
+                               make_chunks(doc, drafts, budget, "parent-child", fp, outline))
+
+
+def cut_at(text: str, drafts: list[Draft], borders: list[int]) -> list[Draft]:
+    """Each draft cut at every border inside it (each piece keeps the draft's context and path;
+    a piece of only whitespace is dropped)."""
+    out = []
+    for d in drafts:
+        cuts = [s for s in borders if d.start < s < d.end]
+        if not cuts:
+            out.append(d)
+            continue
+        bounds = [d.start, *cuts, d.end]
+        out.extend(dataclasses.replace(d, start=a, end=b) for a, b in zip(bounds, bounds[1:])
+                   if not is_blank(text, a, b))
+    return out
+
+
+def group_under_parents(text: str, parents: list[Chunk], children: list[Chunk]) -> list[Chunk]:
+    """Each parent followed by the children whose first word lies in it (``parent_id`` set,
+    ``metadata["role"]`` ``child``; the parent's ``role`` and count of ``children``)."""
     starts = [p.start for p in parents]
-    sizer = load_sizer(cfg.tokenizer)
-    out: list[Chunk] = []
     by_parent: dict[int, list[Chunk]] = {i: [] for i in range(len(parents))}
     for child in children:
-        for piece in _inside_parents(child, starts, sizer):
-            i = max(0, bisect_right(starts, piece.start + len(piece.body) - len(piece.body.lstrip())) - 1)
-            by_parent[i].append(dataclasses.replace(piece, parent_id=parents[i].id, metadata={
-                **piece.metadata, "role": "child"}))
+        i = max(0, bisect_right(starts, first_word(text, child.start, child.end)) - 1)
+        by_parent[i].append(dataclasses.replace(child, parent_id=parents[i].id, metadata={
+            **child.metadata, "role": "child"}))
+    out: list[Chunk] = []
     for i, parent in enumerate(parents):
         out.append(dataclasses.replace(parent, metadata={**parent.metadata, "role": "parent",
                                                          "children": len(by_parent[i])}))
         out.extend(by_parent[i])
     return out
-
-
-def _inside_parents(child: Chunk, starts: list[int], sizer: Sizer) -> list[Chunk]:
-    """The child, cut at every parent border inside it (each piece keeps the child's context)."""
-    cuts = [s for s in starts if child.start < s < child.end]
-    if not cuts:
-        return [child]
-    pieces = []
-    bounds = [child.start, *cuts, child.end]
-    for a, b in zip(bounds, bounds[1:]):
-        body = child.body[a - child.start:b - child.start]
-        if not body.strip():
-            continue
-        text = child.context + body
-        pieces.append(dataclasses.replace(
-            child, id=stable_hash(child.id, a, b), start=a, end=b, text=text,
-            tokens=sizer.count(text)))
-    return pieces

@@ -1,22 +1,44 @@
-"""Recursive, paragraph and sentence chunking: one engine, three break hierarchies."""
+"""Recursive, paragraph and sentence chunking: one engine, three break hierarchies.
+
+Each is a ``Plan`` over the same passes: cut into pieces at the plan's levels, pack the pieces up
+to the limit (the overlap's room kept free), add the overlap, make the chunks.
+"""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..model import Chunk, Document
+from .budget import Budget
+from .chunks import Draft, as_document, make_chunks
 from .config import RecursiveConfig, SizeConfig
-from .engine import (CLAUSE, LINE, PARAGRAPH, RECURSIVE_LEVELS, SENTENCE, WORD, Barrier, Budget,
-                     Level, add_overlap, build_chunks, keep_split_units_apart, merge, no_barrier,
-                     pieces_of, within_top)
+from .engine import (LINE, PARAGRAPH, RECURSIVE_LEVELS, SENTENCE_LEVELS, Barrier, Level,
+                     keep_split_units_apart, no_barrier, pack, pieces_of, within_top)
 
 
-def _run(document: Document | str, config: SizeConfig, name: str, levels: tuple[Level, ...],
-         barrier: Barrier) -> list[Chunk]:
-    doc = Document.from_text(document) if isinstance(document, str) else document
+@dataclass(frozen=True)
+class Plan:
+    """A text strategy as a configuration of the engine: its break levels, biggest first, and
+    which neighbouring pieces may not share a chunk."""
+
+    levels: tuple[Level, ...]
+    barrier: Barrier
+
+
+RECURSIVE = Plan(RECURSIVE_LEVELS, no_barrier)
+RECURSIVE_WITHIN_PARAGRAPH = Plan(RECURSIVE_LEVELS, within_top)
+PARAGRAPHS = Plan(RECURSIVE_LEVELS, keep_split_units_apart)
+SENTENCES = Plan(SENTENCE_LEVELS, keep_split_units_apart)
+
+
+def run_plan(document: Document | str, config: SizeConfig, name: str, plan: Plan) -> list[Chunk]:
+    """The chunks of ``plan`` under the strategy name ``name``."""
+    doc = as_document(document)
     budget = Budget(doc.text, config)
-    budget.reserve = config.overlap
-    spans = merge(budget, pieces_of(budget, levels, doc.language), barrier)
-    budget.reserve = 0
-    spans = add_overlap(budget, spans, config.overlap)
-    return build_chunks(doc, spans, budget, name, config.fingerprint(name, budget.token_sizer))
+    # the overlap added afterwards must fit: that much is kept free while cutting
+    pieces = pieces_of(budget, plan.levels, doc.language, reserve=config.overlap)
+    spans = pack(budget, pieces, plan.barrier, config.overlap)
+    return make_chunks(doc, [Draft(a, b) for a, b in spans], budget, name,
+                       config.fingerprint(name, budget.token_sizer))
 
 
 def recursive(document: Document | str, config: SizeConfig = RecursiveConfig()) -> list[Chunk]:
@@ -25,20 +47,19 @@ def recursive(document: Document | str, config: SizeConfig = RecursiveConfig()) 
     up to the limit (only inside one paragraph with ``within_paragraph``); overlap built from text.
     """
     within = isinstance(config, RecursiveConfig) and config.within_paragraph
-    return _run(document, config, "recursive", RECURSIVE_LEVELS,
-                within_top if within else no_barrier)
+    return run_plan(document, config, "recursive", RECURSIVE_WITHIN_PARAGRAPH if within else RECURSIVE)
 
 
 def paragraph(document: Document | str, config: SizeConfig = SizeConfig()) -> list[Chunk]:
     """Pack whole blank-line paragraphs up to the limit; a paragraph over the limit is cut further
     (line, sentence, clause, space, unit) into chunks of its own."""
-    return _run(document, config, "paragraph", RECURSIVE_LEVELS, keep_split_units_apart)
+    return run_plan(document, config, "paragraph", PARAGRAPHS)
 
 
 def sentence(document: Document | str, config: SizeConfig = SizeConfig()) -> list[Chunk]:
     """Pack whole sentences up to the limit (a blank line also ends a sentence); a sentence over
     the limit is cut further (clause, space, unit) into chunks of its own."""
-    return _run(document, config, "sentence", (SENTENCE, CLAUSE, WORD), keep_split_units_apart)
+    return run_plan(document, config, "sentence", SENTENCES)
 
 
-__all__ = ["recursive", "paragraph", "sentence", "PARAGRAPH", "LINE"]
+__all__ = ["recursive", "paragraph", "sentence", "Plan", "run_plan", "PARAGRAPH", "LINE"]

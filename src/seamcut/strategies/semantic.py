@@ -8,18 +8,24 @@ seconds are reported (logged, and on every chunk's metadata under ``semantic``).
 """
 from __future__ import annotations
 
+import dataclasses
 import logging
+import re
 import time
 
 import numpy as np
 
 from ..model import Chunk, Document
-from ..text import is_blank
-from .config import SemanticConfig, SizeConfig
-from .engine import (CLAUSE, SENTENCE, WORD, Budget, Piece, add_overlap, build_chunks, merge,
-                     split)
+from ..text import SPACE, is_blank
+from ..text.space import strip_space
+from .config import SemanticConfig, SizeConfig, as_config
+from .budget import Budget
+from .chunks import Draft, as_document, make_chunks
+from .engine import SENTENCE, SENTENCE_LEVELS, Piece, pack, split, within_top
 
 log = logging.getLogger("seamcut.semantic")
+
+_SPACE_RUN = re.compile(f"[{SPACE}]+")
 
 _DEFAULT_AMOUNT = {"percentile": 95.0, "standard_deviation": 3.0, "interquartile": 1.5,
                    "gradient": 95.0}
@@ -49,11 +55,10 @@ def semantic(document: Document | str, config: SizeConfig = SemanticConfig()) ->
     """Cut where the meaning of neighbouring sentences changes, within the size limit."""
     from ..embed import load_embedder
 
-    doc = Document.from_text(document) if isinstance(document, str) else document
+    doc = as_document(document)
     if is_blank(doc.text):
         return []
-    cfg = config if isinstance(config, SemanticConfig) else SemanticConfig(
-        size=config.size, overlap=config.overlap, unit=config.unit, tokenizer=config.tokenizer)
+    cfg = as_config(config, SemanticConfig)
     text = doc.text
     budget = Budget(text, cfg)
     cuts = SENTENCE.cuts(text, 0, len(text), doc.language)
@@ -63,7 +68,7 @@ def semantic(document: Document | str, config: SizeConfig = SemanticConfig()) ->
         computed, seconds = 0, 0.0
         log.debug("one sentence: nothing to compare")
     else:
-        sentences = [" ".join(text[a:b].split()) for a, b in spans]
+        sentences = [_SPACE_RUN.sub(" ", strip_space(text[a:b])) for a, b in spans]
         w = cfg.window
         windows = [" ".join(sentences[max(0, i - w):i + w + 1]) for i in range(len(sentences))]
         embedder = load_embedder(cfg.embedder)
@@ -73,32 +78,26 @@ def semantic(document: Document | str, config: SizeConfig = SemanticConfig()) ->
         computed = len(windows)
         distances = 1.0 - np.einsum("ij,ij->i", vectors[:-1], vectors[1:])
         cuts_at = breakpoints(distances, cfg.threshold, cfg.amount).tolist()
-        budget.reserve = cfg.overlap
         ranges = []
         for i, j in zip([0, *[c + 1 for c in cuts_at]], [*cuts_at, len(spans) - 1]):
-            ranges.extend(_split_to_fit(i, j, spans, distances, budget))
-        ranges = _join_small(ranges, spans, distances, budget, cfg.min_size)
-        budget.reserve = 0
+            ranges.extend(_split_to_fit(i, j, spans, distances, budget, cfg.overlap))
+        ranges = _join_small(ranges, spans, distances, budget, cfg.min_size, cfg.overlap)
         groups = [0] * len(spans)
         for g, (i, j) in enumerate(ranges):
             groups[i:j + 1] = [g] * (j - i + 1)
     log.info("%s: %d sentence embeddings in %.2f s", doc.source or "text", computed, seconds)
-    budget.reserve = cfg.overlap
     pieces: list[Piece] = []
     for (a, b), g in zip(spans, groups):
-        pieces.extend(split(budget, (SENTENCE, CLAUSE, WORD), a, b, g, doc.language, 1))
-    out = merge(budget, pieces, lambda p, q: p.top != q.top)
-    budget.reserve = 0
-    out = add_overlap(budget, out, cfg.overlap)
+        pieces.extend(split(budget, SENTENCE_LEVELS, a, b, g, doc.language, 1,
+                            reserve=cfg.overlap))
+    out = pack(budget, pieces, within_top, cfg.overlap)
     fp = cfg.fingerprint("semantic", budget.token_sizer)
-    chunks = build_chunks(doc, out, budget, "semantic", fp)
+    chunks = make_chunks(doc, [Draft(a, b) for a, b in out], budget, "semantic", fp)
     stats = {"embeddings": computed, "seconds": round(seconds, 3)}
     return [_with_stats(c, stats) for c in chunks]
 
 
 def _with_stats(chunk: Chunk, stats: dict) -> Chunk:
-    import dataclasses
-
     return dataclasses.replace(chunk, metadata={**chunk.metadata, "semantic": stats})
 
 
@@ -118,18 +117,19 @@ def _fit(texts: list[str], embedder: object) -> list[str]:
 
 
 def _split_to_fit(i: int, j: int, spans: list[tuple[int, int]], distances: np.ndarray,
-                  budget: Budget) -> list[tuple[int, int]]:
+                  budget: Budget, reserve: int) -> list[tuple[int, int]]:
     """Sentences ``i..j`` as one group where they fit; else cut at the largest distance between
     them and try each side again (a single sentence over the limit is cut later, inside)."""
-    if i == j or budget.fits(spans[i][0], spans[j][1]):
+    if i == j or budget.fits(spans[i][0], spans[j][1], reserve):
         return [(i, j)]
     k = i + int(np.argmax(distances[i:j]))
-    return (_split_to_fit(i, k, spans, distances, budget)
-            + _split_to_fit(k + 1, j, spans, distances, budget))
+    return (_split_to_fit(i, k, spans, distances, budget, reserve)
+            + _split_to_fit(k + 1, j, spans, distances, budget, reserve))
 
 
 def _join_small(ranges: list[tuple[int, int]], spans: list[tuple[int, int]],
-                distances: np.ndarray, budget: Budget, min_size: int) -> list[tuple[int, int]]:
+                distances: np.ndarray, budget: Budget, min_size: int,
+                reserve: int) -> list[tuple[int, int]]:
     """A group smaller than ``min_size`` joins the neighbouring group it is closer to (the
     smaller distance at the border), where the two fit together."""
     if min_size <= 0:
@@ -149,7 +149,7 @@ def _join_small(ranges: list[tuple[int, int]], spans: list[tuple[int, int]],
                 continue
             other = k - 1 if side[0] == "left" else k + 1
             a, b = min(ranges[k][0], ranges[other][0]), max(ranges[k][1], ranges[other][1])
-            if budget.fits(spans[a][0], spans[b][1]):
+            if budget.fits(spans[a][0], spans[b][1], reserve):
                 ranges[min(k, other)] = (a, b)
                 del ranges[max(k, other)]
                 k = max(0, min(k, other) - 1)

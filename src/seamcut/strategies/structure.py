@@ -6,90 +6,29 @@ context); a list kept together, split between items only when too long, with its
 context; the heading path ("Cotton manual / Pests / Whitefly", title first) on top of every chunk's
 text, counted in its size; recursive splitting only inside a section still too long. A document
 without elements (plain text) degrades to paragraphs.
+
+The passes: ``units.sections`` (the structure pass), ``units.merge_siblings`` (optional), then
+``UnitPacker`` packs each section's units into drafts by their rules, and ``make_chunks``.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-from ..model import Chunk, Document, Element, stable_hash
+from ..model import Chunk, Document
 from ..outline import Outline
-from ..text import is_blank, paragraph_spans
-from .config import SizeConfig, StructureConfig
-from .engine import RECURSIVE_LEVELS, Budget, add_overlap, merge, no_barrier, split
+from ..text import is_blank
+from .budget import Budget
+from .chunks import Draft, as_document, make_chunks
+from .config import SizeConfig, StructureConfig, as_config
+from .engine import RECURSIVE_LEVELS, no_barrier, pack, split
+from .units import ATTACH, ITEMS, ROWS, Section, Unit, merge_siblings, sections
 
 
-@dataclass
-class _Block:
-    """A unit the packer keeps whole where it can: an element, a whole list, a whole table."""
+class UnitPacker:
+    """Packs sections' units into drafts whose text (context + body) keeps every limit."""
 
-    start: int
-    end: int
-    kind: str
-    elements: list[Element] = field(default_factory=list)
-    lead_in: str = ""
-
-
-@dataclass
-class _Section:
-    start: int
-    end: int
-    path: tuple[str, ...]
-    parent: tuple[str, ...]
-    blocks: list[_Block]
-
-
-def _sections(doc: Document, outline: Outline) -> list[_Section]:
-    els = list(doc.elements) or [
-        Element("paragraph", a, b) for a, b in paragraph_spans(doc.text)]
-    sections: list[_Section] = []
-    current: list[Element] = []
-
-    def close() -> None:
-        if not current:
-            return
-        # the path of the section's own text: under the last of the headings that open it
-        body = next((e for e in current if e.kind not in ("title", "heading")), current[-1])
-        path = outline.path_at(body.start)
-        head = current[0].kind in ("title", "heading")
-        sections.append(_Section(current[0].start, current[-1].end, path,
-                                 path[:-1] if head else path, _blocks(doc, current)))
-        current.clear()
-
-    for el in els:
-        if el.kind in ("title", "heading") and any(e.kind not in ("title", "heading") for e in current):
-            close()
-        current.append(el)  # a heading with nothing under it yet joins the next one's section
-    close()
-    return sections
-
-
-def _blocks(doc: Document, els: list[Element]) -> list[_Block]:
-    out: list[_Block] = []
-    for el in els:
-        if el.kind == "list_item" and out and out[-1].kind == "list":
-            out[-1].end = el.end
-            out[-1].elements.append(el)
-        elif el.kind == "list_item":
-            lead = ""
-            if out and out[-1].kind == "paragraph":
-                prev = doc.text[out[-1].start:out[-1].end].strip()
-                if prev.endswith(":") and "\n" not in prev:
-                    lead = prev
-            out.append(_Block(el.start, el.end, "list", [el], lead))
-        elif el.kind == "table":
-            out.append(_Block(el.start, el.end, "table", [el]))
-        else:
-            out.append(_Block(el.start, el.end, el.kind, [el]))
-    return out
-
-
-class _Packer:
-    """Packs one section's blocks into chunks whose text is context + body."""
-
-    def __init__(self, doc: Document, budget: Budget, cfg: SizeConfig) -> None:
+    def __init__(self, doc: Document, budget: Budget, cfg: StructureConfig) -> None:
         self.doc, self.budget, self.cfg = doc, budget, cfg
         self.sizer = budget.unit_sizer
-        self.out: list[tuple[int, int, str, tuple[str, ...]]] = []  # (start, end, context, path)
+        self.out: list[Draft] = []
         self.path: tuple[str, ...] = ()  # of the section being packed
 
     def cost(self, context: str) -> int:
@@ -101,34 +40,18 @@ class _Packer:
     def fits(self, a: int, b: int, context: str) -> bool:
         """Real check of context + body against every limit."""
         text = context + self.doc.text[a:b]
-        for sizer, _, lim in self.budget.limits:
-            if sizer.count(text) > lim:
-                return False
-        return True
-
-    def roughly_fits(self, a: int, b: int, context: str) -> bool:
-        self.budget.reserve = self.cost(context)
-        try:
-            return self.budget.fits(a, b)
-        finally:
-            self.budget.reserve = 0
+        return all(sizer.count(text) <= lim for sizer, _, lim in self.budget.limits)
 
     def emit(self, a: int, b: int, context: str) -> None:
         if not is_blank(self.doc.text, a, b):
-            self.out.append((a, b, context, self.path))
+            self.out.append(Draft(a, b, context, self.path))
 
     def split_text(self, a: int, b: int, context: str) -> None:
-        """A block too long on its own: recursive splitting inside it, overlap inside it."""
-        budget = self.budget
-        budget.reserve = self.cost(context) + self.cfg.overlap
-        try:
-            pieces = split(budget, RECURSIVE_LEVELS, a, b, 0, self.doc.language)
-            spans = merge(budget, pieces, no_barrier)
-            budget.reserve = self.cost(context)
-            spans = add_overlap(budget, spans, self.cfg.overlap)
-        finally:
-            budget.reserve = 0
-        for s, e in spans:
+        """A unit too long on its own: recursive splitting inside it, overlap inside it."""
+        cost, overlap = self.cost(context), self.cfg.overlap
+        pieces = split(self.budget, RECURSIVE_LEVELS, a, b, 0, self.doc.language,
+                       reserve=cost + overlap)
+        for s, e in pack(self.budget, pieces, no_barrier, overlap, reserve=cost):
             self.emit_checked(s, e, context)
 
     def emit_checked(self, a: int, b: int, context: str) -> None:
@@ -136,95 +59,82 @@ class _Packer:
         if self.fits(a, b, context) or b - a < 2:
             self.emit(a, b, context)
             return
-        budget = self.budget
-        budget.reserve = self.cost(context) + 1
-        try:
-            pieces = split(budget, RECURSIVE_LEVELS, a, b, 0, self.doc.language, depth=1)
-        finally:
-            budget.reserve = 0
+        pieces = split(self.budget, RECURSIVE_LEVELS, a, b, 0, self.doc.language, depth=1,
+                       reserve=self.cost(context) + 1)
         if len(pieces) < 2:
             mid = (a + b) // 2
-            pieces_spans = [(a, mid), (mid, b)]
+            spans = [(a, mid), (mid, b)]
         else:
-            pieces_spans = [(p.start, p.end) for p in pieces]
-        for s, e in pieces_spans:
+            spans = [(p.start, p.end) for p in pieces]
+        for s, e in spans:
             self.emit_checked(s, e, context)
 
-    def table(self, block: _Block, context: str) -> None:
-        """Row groups; the first holds the header rows as written, the others get them as context."""
-        el = block.elements[0]
-        rows = el.metadata.get("row_spans") or []
-        header_rows = int(el.metadata.get("header_rows", 0) or 0)
-        if len(rows) <= header_rows + 1 or header_rows == 0:
-            self.split_text(block.start, block.end, context)
-            return
-        text = self.doc.text
-        header_ctx = context + "\n".join(text[a:b] for a, b in rows[:header_rows]) + "\n"
-        if self.cost(header_ctx) > self.cfg.size * 3 // 4:  # a header too big to repeat
-            self.split_text(block.start, block.end, context)
-            return
-        body_rows = rows[header_rows:]
-        start, ctx, i = block.start, context, 0
-        while i < len(body_rows):
+    def groups(self, start: int, ends: tuple[int, ...], context: str, head: str) -> None:
+        """Runs of parts (rows, items) packed greedily from ``start``; ``ends``: where each part
+        ends. The first run has ``context`` in front, the others ``head``; a part too long on its
+        own is split as text. The line break before a part opens its run."""
+        ctx, i = context, 0
+        while i < len(ends):
             j = i
-            while j + 1 < len(body_rows) and self.fits(start, body_rows[j + 1][1], ctx):
+            while j + 1 < len(ends) and self.fits(start, ends[j + 1], ctx):
                 j += 1
-            if not self.fits(start, body_rows[j][1], ctx):  # one row alone is too long
-                self.split_text(start, body_rows[j][1], ctx)
+            if not self.fits(start, ends[j], ctx):
+                self.split_text(start, ends[j], ctx)
             else:
-                self.emit(start, body_rows[j][1], ctx)
-            i = j + 1
-            start, ctx = body_rows[j][1], header_ctx  # the line break before a row opens its chunk
+                self.emit(start, ends[j], ctx)
+            start, ctx, i = ends[j], head, j + 1
 
-    def listing(self, block: _Block, context: str) -> None:
-        ctx = context + (block.lead_in + "\n" if block.lead_in else "")
-        if self.cost(ctx) > self.cfg.size // 2:  # a lead-in too long to repeat
-            ctx = context
-        items = block.elements
-        start, i = block.start, 0
-        while i < len(items):
-            j = i
-            while j + 1 < len(items) and self.fits(start, items[j + 1].end, ctx):
-                j += 1
-            if not self.fits(start, items[j].end, ctx):
-                self.split_text(start, items[j].end, ctx)
-            else:
-                self.emit(start, items[j].end, ctx)
-            i = j + 1
-            if i < len(items):
-                start = items[j].end
+    def rows(self, unit: Unit, start: int, context: str) -> None:
+        """Row groups; the first holds the header rows as written, the others get them as
+        context (a header over three quarters of the size is not repeated: split as text)."""
+        header = context + unit.head
+        if self.cost(header) > self.cfg.size * 3 // 4:
+            self.prose(unit, start, context)
+        else:
+            self.groups(start, unit.parts, context, header)
 
-    def section(self, sec: _Section, context: str, start: int) -> None:
-        """Pack a section's blocks, from ``start`` (the end of the chunk before, so whitespace
-        between them opens this one), greedily; a block that does not fit alone is split. A
-        heading is never a chunk of its own: it opens the chunk of what follows it."""
+    def items(self, unit: Unit, start: int, context: str) -> None:
+        """Item groups, each under the lead-in line (unless it takes over half the size)."""
+        lead = context + unit.head
+        if self.cost(lead) > self.cfg.size // 2:
+            lead = context
+        self.groups(start, unit.parts, lead, lead)
+
+    def prose(self, unit: Unit, start: int, context: str) -> None:
+        self.split_text(start, unit.end, context)
+
+    def too_long(self, unit: Unit, start: int, context: str) -> None:
+        """A unit that does not fit in a chunk of its own, split from ``start`` by its rule."""
+        split_by = {ROWS: self.rows, ITEMS: self.items}.get(unit.rule, self.prose)
+        split_by(unit, start, context)
+
+    def section(self, sec: Section, context: str, start: int) -> None:
+        """Pack a section's units, from ``start`` (the end of the chunk before, so whitespace
+        between them opens this one), greedily; a unit that does not fit alone is split by its
+        rule. A heading is never a chunk of its own: it opens the chunk of what follows it."""
+        self.path = sec.path
         cur: tuple[int, int] | None = None
         heads_only = False
         pos = start
-        join = getattr(self.cfg, "join_blocks", True)
-        for block in sec.blocks:
+        join = self.cfg.join_blocks
+        for unit in sec.units:
             a = cur[0] if cur else pos
-            if ((join or cur is None or heads_only) and self.roughly_fits(a, block.end, context)
-                    and self.fits(a, block.end, context)):
-                heads_only = (cur is None or heads_only) and block.kind in ("title", "heading")
-                cur = (a, block.end)
+            if ((join or cur is None or heads_only)
+                    and self.budget.fits(a, unit.end, reserve=self.cost(context))
+                    and self.fits(a, unit.end, context)):
+                heads_only = (cur is None or heads_only) and unit.rule == ATTACH
+                cur = (a, unit.end)
                 continue
             if cur and not heads_only:
                 self.emit(cur[0], cur[1], context)
                 pos = cur[1]
             cur, heads_only = None, False
-            if self.fits(pos, block.end, context):
-                cur = (pos, block.end)
-                heads_only = block.kind in ("title", "heading")
-            elif block.kind == "table":
-                self.table(_Block(pos, block.end, "table", block.elements), context)
-                pos = block.end
-            elif block.kind == "list":
-                self.listing(_Block(pos, block.end, "list", block.elements, block.lead_in), context)
-                pos = block.end
+            if self.fits(pos, unit.end, context):
+                cur = (pos, unit.end)
+                heads_only = unit.rule == ATTACH
             else:
-                self.split_text(pos, block.end, context)
-                pos = block.end
+                self.too_long(unit, pos, context)
+                pos = unit.end
         if cur:
             self.emit(cur[0], cur[1], context)
 
@@ -234,44 +144,37 @@ def structure(document: Document | str, config: SizeConfig = StructureConfig()) 
     return structure_chunks(document, config, "structure")
 
 
+def structure_drafts(doc: Document, cfg: StructureConfig, budget: Budget,
+                     outline: Outline) -> list[Draft]:
+    """The structure strategy's drafts: sections (siblings merged where asked), each packed
+    under its heading path."""
+    packer = UnitPacker(doc, budget, cfg)
+    secs = sections(doc, outline)
+    if cfg.merge_siblings:
+        secs = merge_siblings(secs, lambda a, b, parent: packer.fits(
+            a, b, cfg.path_separator.join(parent) + "\n"))
+    pos = 0
+    for n, sec in enumerate(secs):
+        packer.section(sec, _context(sec.path, cfg, packer), pos if n else 0)
+        pos = packer.out[-1].end if packer.out else sec.end
+    return packer.out
+
+
 def structure_chunks(document: Document | str, config: SizeConfig, name: str,
                      embedded: bool = True) -> list[Chunk]:
     """The structure strategy's chunks under another strategy ``name`` (parent-child uses it
     for parents, which are not embedded: ``embedded=False``)."""
-    doc = Document.from_text(document) if isinstance(document, str) else document
+    doc = as_document(document)
     if is_blank(doc.text):
         return []
-    cfg = config if isinstance(config, StructureConfig) else StructureConfig(
-        size=config.size, overlap=config.overlap, unit=config.unit, tokenizer=config.tokenizer)
+    cfg = as_config(config, StructureConfig)
     budget = Budget(doc.text, cfg, embedded=embedded)
     outline = Outline(doc)
-    packer = _Packer(doc, budget, cfg)
-    sections = _sections(doc, outline)
-    if cfg.merge_siblings:
-        sections = _merge_siblings(sections, packer, cfg)
-    pos = 0
-    for n, sec in enumerate(sections):
-        context = _context(sec.path, cfg, packer)
-        start = pos if n else 0
-        packer.path = sec.path
-        packer.section(sec, context, start)
-        pos = packer.out[-1][1] if packer.out else sec.end
-    fp = cfg.fingerprint(name, budget.token_sizer)
-    text = doc.text
-    meta = {**doc.metadata, "config": fp}
-    chunks = []
-    for a, b, ctx, path in packer.out:
-        body = text[a:b]
-        full = ctx + body
-        chunks.append(Chunk(
-            id=stable_hash(doc.id, a, b, fp, full), doc_id=doc.id, source=doc.source, start=a,
-            end=b, context=ctx, text=full, tokens=budget.token_sizer.count(full),
-            pages=doc.pages_of(a, b), heading_path=path,
-            language=outline.language_of(a, b), strategy=name, metadata=meta))
-    return chunks
+    drafts = structure_drafts(doc, cfg, budget, outline)
+    return make_chunks(doc, drafts, budget, name, cfg.fingerprint(name, budget.token_sizer), outline)
 
 
-def _context(path: tuple[str, ...], cfg: StructureConfig, packer: _Packer) -> str:
+def _context(path: tuple[str, ...], cfg: StructureConfig, packer: UnitPacker) -> str:
     """The heading path put on top of a section's chunks, at most half the size: where the full
     path is longer, the headings nearest the section are kept (a long heading is cut at a word,
     with "…"); the headings themselves stay whole in the chunks' bodies."""
@@ -289,23 +192,7 @@ def _context(path: tuple[str, ...], cfg: StructureConfig, packer: _Packer) -> st
         kept.insert(0, heading)
     if kept:
         return "… " + cfg.path_separator.join(kept) + "\n"
-    words = path[-1].split()
+    words = path[-1].split(" ")  # heading_text joins a heading's words with single spaces
     while words and packer.cost(" ".join(words) + " …\n") > room:
         words = words[:max(1, len(words) // 2)] if len(words) > 1 else []
     return (" ".join(words) + " …\n") if words else ""
-
-
-def _merge_siblings(sections: list[_Section], packer: _Packer,
-                    cfg: StructureConfig) -> list[_Section]:
-    """Join neighbouring sections with the same parent while the joined text fits."""
-    out: list[_Section] = []
-    for sec in sections:
-        prev = out[-1] if out else None
-        if prev is not None and prev.parent == sec.parent and prev.parent:
-            context = cfg.path_separator.join(prev.parent) + "\n"
-            if packer.fits(prev.start, sec.end, context):
-                out[-1] = _Section(prev.start, sec.end, prev.parent, prev.parent,
-                                   prev.blocks + sec.blocks)
-                continue
-        out.append(sec)
-    return out

@@ -1,0 +1,85 @@
+"""The limits every chunk's text keeps, and the counts that check them."""
+from __future__ import annotations
+
+from ..tokens import Measure, Sizer, load_sizer, unit_sizer
+from .config import SizeConfig
+
+
+class Budget:
+    """The limits every chunk's text keeps: ``size`` in the configured unit and, where the model
+    states one, its maximum input in tokens. ``reserve``, where a method takes it, is how many units
+    of ``size`` to keep free (for overlap or a context put in front); it never applies to the
+    model's maximum input."""
+
+    def __init__(self, text: str, cfg: SizeConfig, embedded: bool = True) -> None:
+        """``embedded=False``: chunks that are never embedded (parents sent to the model as
+        context), so the embedding model's maximum input does not bound them."""
+        self.text = text
+        self.token_sizer: Sizer = load_sizer(cfg.tokenizer)
+        max_input = self.token_sizer.max_input if embedded else None
+        self.token_measure: Measure = self.token_sizer.measure(text)
+        if cfg.unit == "tokens":
+            if max_input is not None and cfg.size > max_input:
+                raise ValueError(f"size {cfg.size} tokens is over the model's maximum input of "
+                                 f"{max_input} tokens ({self.token_sizer.name})")
+            self.unit_sizer, self.unit_measure = self.token_sizer, self.token_measure
+            self.limits: list[tuple[Sizer, Measure, int]] = [
+                (self.token_sizer, self.token_measure, cfg.size)]
+        else:
+            self.unit_sizer = unit_sizer(cfg.unit)
+            self.unit_measure = self.unit_sizer.measure(text)
+            self.limits = [(self.unit_sizer, self.unit_measure, cfg.size)]
+            if max_input is not None:
+                self.limits.append((self.token_sizer, self.token_measure, max_input))
+        room = cfg.size - self.unit_measure.overhead
+        if room <= cfg.overlap:
+            raise ValueError(f"size {cfg.size} {cfg.unit} leaves {room} beside the "
+                             f"{self.unit_measure.overhead} the model adds to every text: "
+                             f"not more than the overlap ({cfg.overlap})")
+        self.counted: dict[tuple[int, int], int] = {}   # real token counts already made
+
+    def fits(self, a: int, b: int, reserve: int = 0) -> bool:
+        """Whether ``text[a:b]`` fits by estimate, ``reserve`` units kept free."""
+        limits = self.limits
+        _, m, lim = limits[0]
+        if m.count(a, b) > lim - reserve:
+            return False
+        return all(m.count(a, b) <= lim for _, m, lim in limits[1:])
+
+    def max_end(self, a: int, reserve: int = 0) -> int:
+        """The farthest end, cut at a unit boundary, at which ``text[a:end]`` fits by estimate,
+        ``reserve`` units kept free."""
+        return min(m.max_end(a, lim - reserve if i == 0 else lim)
+                   for i, (_, m, lim) in enumerate(self.limits))
+
+    def confirm(self, a: int, b: int, reserve: int = 0) -> bool:
+        """Whether ``text[a:b]`` fits, ``reserve`` units kept free, with a real count wherever
+        the estimate could be off."""
+        for i, (sizer, m, lim) in enumerate(self.limits):
+            lim = lim - reserve if i == 0 else lim
+            est = m.count(a, b)
+            if est > lim:
+                return False
+            if m.needs_check(a, b, est, lim):
+                real = sizer.count(self.text[a:b])
+                if sizer is self.token_sizer:
+                    self.counted[(a, b)] = real
+                if real > lim:
+                    return False
+        return True
+
+    def tokens(self, a: int, b: int, context: str = "") -> int:
+        """The model's token count of ``context + text[a:b]`` on its own (real where one was
+        made, and always with a context)."""
+        if context:
+            return self.token_sizer.count(context + self.text[a:b])
+        got = self.counted.get((a, b))
+        if got is not None:
+            return got
+        m = self.token_measure
+        est = m.count(a, b)
+        if m.margin or m.needs_check(a, b, est, 1 << 30):
+            got = self.token_sizer.count(self.text[a:b])
+            self.counted[(a, b)] = got
+            return got
+        return est

@@ -1,0 +1,59 @@
+"""The one chunk factory: every strategy describes its chunks as ``Draft``s (a span, the context
+put in front of it, its heading path) and turns them into ``Chunk``s here, with one id recipe."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from ..model import Chunk, Document, stable_hash
+from ..outline import Outline
+from ..text.space import SPACE_CHARS
+from .budget import Budget
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """A chunk before it is made: ``document.text[start:end]`` (offsets in code points) with
+    ``context`` in front of it. ``path``: the heading path to record, or None for the path where
+    the chunk's first word stands."""
+
+    start: int
+    end: int
+    context: str = ""
+    path: tuple[str, ...] | None = None
+
+
+def as_document(document: Document | str) -> Document:
+    """A document as given, or a plain text as a document."""
+    return Document.from_text(document) if isinstance(document, str) else document
+
+
+def chunk_id(doc_id: str, start: int, end: int, fingerprint: str, text: str) -> str:
+    """A chunk's stable id: its document, span, strategy configuration and embedded text."""
+    return stable_hash(doc_id, start, end, fingerprint, text)
+
+
+def first_word(text: str, start: int, end: int) -> int:
+    """Where the first non-whitespace character of ``text[start:end]`` stands (``end`` if none)."""
+    return end - len(text[start:end].lstrip(SPACE_CHARS))
+
+
+def make_chunks(doc: Document, drafts: Sequence[Draft], budget: Budget, strategy: str,
+                fingerprint: str, outline: Outline | None = None) -> list[Chunk]:
+    """Chunks for drafts of ``doc``: ``text`` is context + body, ``tokens`` the model's count of
+    it (``budget.tokens``), the language that of most of the span; every chunk's metadata is the
+    document's plus ``config`` (the fingerprint)."""
+    text = doc.text
+    outline = outline or Outline(doc)
+    meta = {**doc.metadata, "config": fingerprint}
+    out = []
+    for d in drafts:
+        a, b = d.start, d.end
+        full = d.context + text[a:b]
+        path = d.path if d.path is not None else outline.path_at(first_word(text, a, b))
+        out.append(Chunk(
+            id=chunk_id(doc.id, a, b, fingerprint, full), doc_id=doc.id, source=doc.source,
+            start=a, end=b, context=d.context, text=full, tokens=budget.tokens(a, b, d.context),
+            pages=doc.pages_of(a, b), heading_path=path, language=outline.language_of(a, b),
+            strategy=strategy, metadata=meta))
+    return out
