@@ -141,6 +141,9 @@ def test_count_only_sizers_are_not_measurable_and_say_so():
         require_offsets(counting)
     for sizer in (load_sizer(), unit_sizer("words"), unit_sizer("chars")):
         assert measurable(sizer) and require_offsets(sizer) is sizer
+    import seamcut
+    with pytest.raises(ValueError, match="counts whole texts only"):
+        seamcut.chunk("Whitefly: 2 ml per litre.", "recursive", tokenizer=counting)
 
 
 def test_words_follow_the_one_whitespace():

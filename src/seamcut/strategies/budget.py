@@ -1,7 +1,7 @@
 """The limits every chunk's text keeps, and the counts that check them."""
 from __future__ import annotations
 
-from ..tokens import Measure, Sizer, load_sizer, unit_sizer
+from ..tokens import Measure, Sizer, load_sizer, require_offsets, unit_sizer
 from .config import SizeConfig
 
 
@@ -17,7 +17,7 @@ class Budget:
         self.text = text
         self.token_sizer: Sizer = load_sizer(cfg.tokenizer)
         max_input = self.token_sizer.max_input if embedded else None
-        self.token_measure: Measure = self.token_sizer.measure(text)
+        self.token_measure: Measure = require_offsets(self.token_sizer).measure(text)
         if cfg.unit == "tokens":
             if max_input is not None and cfg.size > max_input:
                 raise ValueError(f"size {cfg.size} tokens is over the model's maximum input of "
