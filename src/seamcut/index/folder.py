@@ -172,7 +172,8 @@ class Index:
         chunk columns, e.g. ``crop = 'cotton' AND year >= 2025``. For a parent-child index each
         parent comes once, with the children that matched; ``max_tokens`` caps the parents'
         total size in the model's tokens (the first always comes). ``candidates``: how many chunks
-        each search fetches before fusion and grouping (default ``max(4 * k, 20)``).
+        each search fetches before fusion and grouping (default ``max(4 * k, 20)``; at least
+        ``8 * k`` for a parent-child index).
         """
         check_query(mode, k)
         tables = self.store.tables()
