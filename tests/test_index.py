@@ -195,7 +195,7 @@ def test_parent_child_words_rank_children_or_whole_block_parents(tmp_path, paren
     """With sections for parents, BM25 ranks the children and a parent comes where its best child
     does; with blocks, BM25 ranks the parents themselves: the paragraph holding both words comes
     first, though each of its children holds only one and other children repeat one word."""
-    from seamcut.index import _text_rows
+    from seamcut.index.store import text_rows as _text_rows
 
     ix = _nutrient_index(tmp_path, parents)
     for mode in ("vector", "text", "hybrid"):
@@ -212,6 +212,28 @@ def test_parent_child_words_rank_children_or_whole_block_parents(tmp_path, paren
     else:
         assert not soil and top.score == pytest.approx(best_child["_score"])  # ranked by a child
     assert ix.search("", 3) == [] and ix.search("  ", 3, mode="text") == []
+
+
+def test_the_parent_text_rank_is_saved_and_an_index_saved_without_it_ranks_as_before(tmp_path):
+    """``parents="blocks"`` makes BM25 rank the parents, written down in the settings; an index
+    written before the setting existed (no such field) still ranks its parents by BM25."""
+    import json
+
+    from seamcut.index import SETTINGS_FILE
+    ix = _nutrient_index(tmp_path, "blocks")
+    assert ix.settings.parent_text_rank == "parents"
+    settings = tmp_path / "db-blocks" / SETTINGS_FILE
+    saved = json.loads(settings.read_text(encoding="utf-8"))
+    assert saved["parent_text_rank"] == "parents"
+    queries = [("zinc boron", mode) for mode in ("vector", "text", "hybrid")]
+    before = [[(h.chunk.id, h.score, h.similarity) for h in ix.search(q, 3, mode=m)] for q, m in queries]
+    del saved["parent_text_rank"]
+    settings.write_text(json.dumps(saved), encoding="utf-8")
+    old = Index(tmp_path / "db-blocks", strategy="parent-child", options={"size": 24, "parents": "blocks"})
+    assert old.settings.parent_text_rank == "parents"
+    assert [[(h.chunk.id, h.score, h.similarity) for h in old.search(q, 3, mode=m)] for q, m in queries] == before
+    with pytest.raises(IndexConfigError, match="built with parent_text_rank 'parents', not 'children'"):
+        Index(tmp_path / "db-blocks", parent_text_rank="children")
 
 
 def test_an_index_refuses_another_strategy_and_a_folder_that_is_not_one(tmp_path, corpus):

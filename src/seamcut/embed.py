@@ -84,6 +84,9 @@ class Embedder(ABC):
     ``max_input_tokens`` and ``sizer``, and implement ``_embed(texts, kind)``. ``overflow`` says
     what the model does with a text over the limit: ``"truncate"`` (drops the rest),
     ``"window"`` (embeds windows and averages them; nothing dropped) or ``"reject"`` (an error).
+    ``computed``: how many texts the model has really embedded over the object's life, where the
+    embedder counts them (a cache counts its misses only); None where it does not, so every text
+    given counts as embedded.
     """
 
     name: str = ""
@@ -91,6 +94,7 @@ class Embedder(ABC):
     max_input_tokens: int = 0
     sizer: Sizer | None = None
     overflow: Literal["truncate", "window", "reject"] = "truncate"
+    computed: int | None = None
 
     def __init__(self, on_long: OnLong = "error") -> None:
         if on_long not in ("error", "report"):

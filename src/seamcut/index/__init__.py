@@ -1,0 +1,28 @@
+"""The embedded store: chunks with their vectors, full-text index and metadata in LanceDB, on disk.
+
+One index folder holds one chunking of a corpus (one strategy with its options, one embedding
+model), written down in ``seamcut-index.json``. In parts:
+
+* ``settings``: what the folder was built with, loaded, checked and saved; ``parent_text_rank``
+  says whether BM25 ranks a parent-child index's parents or their children;
+* ``store``: the LanceDB tables (``chunks``, ``parents``, ``documents``) and their full-text
+  and id indexes; ``rows``: chunks and documents as rows, and the Arrow schema;
+* ``matrix``: the vectors in memory for exact search without a scan per query;
+* ``fusion``: how a hybrid search merges the vector and word rankings (reciprocal rank);
+* ``search``: ``Hit``, the modes, rankings grouped by parent; ``folder``: ``Index``.
+
+Updating is per file: an unchanged file (same bytes) is skipped, a changed one has its own rows
+replaced, and the embedding cache in the folder means a chunk whose text did not change is never
+embedded twice.
+"""
+from .folder import Index, UpdateReport
+from .fusion import RRF_K, Fusion, ReciprocalRankFusion, Scored
+from .matrix import MATRIX_BYTES
+from .rows import searchable
+from .search import MODES, Hit, Mode, normalise_query
+from .settings import (FORMAT, PARENT_TEXT_RANKS, SETTINGS_FILE, IndexConfigError, ParentTextRank,
+                       remove_index)
+
+__all__ = ["Index", "UpdateReport", "Hit", "Mode", "MODES", "IndexConfigError", "searchable",
+           "remove_index", "normalise_query", "Fusion", "ReciprocalRankFusion", "Scored", "RRF_K",
+           "MATRIX_BYTES", "SETTINGS_FILE", "FORMAT", "ParentTextRank", "PARENT_TEXT_RANKS"]

@@ -1,0 +1,78 @@
+"""What a search returns (``Hit``) and how its rankings are built: the vector and the word
+ranking of rows, combined by mode, and grouped by parent for a parent-child index."""
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from typing import Any, Literal, Sequence
+
+from ..model import Chunk
+from .fusion import Fusion, Scored
+
+Mode = Literal["vector", "text", "hybrid"]
+MODES = ("vector", "text", "hybrid")
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One search result, ranked from 1.
+
+    ``chunk`` is what goes to the language model: the chunk itself, or for a parent-child index
+    the parent section, with ``children`` the children that matched, best first. ``score``: the
+    reciprocal-rank-fusion score (hybrid), the cosine similarity (vector) or the BM25 score (text).
+    ``similarity``: the cosine similarity between the query and the best matching chunk's vector,
+    where the vector search saw it (None otherwise): a fixed scale to set an "I don't know"
+    threshold on.
+    """
+    rank: int
+    chunk: Chunk
+    score: float
+    similarity: float | None = None
+    children: tuple[Chunk, ...] = ()
+
+
+def check_query(mode: str, k: int) -> None:
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+    if k < 1:
+        raise ValueError("k must be at least 1")
+
+
+def normalise_query(text: str) -> str:
+    """The query as the full-text index sees text: NFC, whitespace runs as one space."""
+    return " ".join(unicodedata.normalize("NFC", text).split())
+
+
+def by_vector(rows: Sequence[dict[str, Any]]) -> list[Scored]:
+    """Rows of a vector search (with ``_distance``), scored by cosine similarity."""
+    return [Scored(r["id"], r, 1.0 - float(r["_distance"]), 1.0 - float(r["_distance"])) for r in rows]
+
+
+def by_words(rows: Sequence[dict[str, Any]]) -> list[Scored]:
+    """Rows of a full-text search (with ``_score``), scored by BM25."""
+    return [Scored(r["id"], r, float(r["_score"])) for r in rows]
+
+
+def combine(mode: str, vector: Sequence[Scored], text: Sequence[Scored], fusion: Fusion) -> list[Scored]:
+    """The ranking a mode asks for: the vector one, the word one, or both fused."""
+    if mode == "vector":
+        return list(vector)
+    if mode == "text":
+        return list(text)
+    return fusion.fuse(vector, text)
+
+
+def parent_of(row: dict[str, Any]) -> str:
+    """A child row's parent id; a chunk without a parent stands for itself."""
+    return row["parent_id"] or row["id"]
+
+
+def by_parent(ranking: Sequence[Scored]) -> list[Scored]:
+    """A ranking of chunks as a ranking of their parents: each parent where its best child is,
+    with that child's row, score and similarity."""
+    out: dict[str, Scored] = {}
+    for s in ranking:
+        pid = parent_of(s.row)
+        if pid not in out:
+            out[pid] = Scored(pid, s.row, s.score, s.similarity)
+    return list(out.values())

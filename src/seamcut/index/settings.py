@@ -1,0 +1,99 @@
+"""An index folder's settings, ``seamcut-index.json``: what the index was built with (strategy and
+options, model, embedder, vector dimension), how a parent-child index ranks parents by words, and
+the files it holds. Loaded, checked against what a caller asks for, and saved atomically."""
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Literal, Mapping
+
+SETTINGS_FILE = "seamcut-index.json"
+FORMAT = 1
+#: what BM25 ranks in a parent-child index: the ``parents`` themselves, or their ``children``
+#: (a parent then comes where its best child does)
+ParentTextRank = Literal["parents", "children"]
+PARENT_TEXT_RANKS = ("parents", "children")
+
+
+class IndexConfigError(ValueError):
+    """An index folder that cannot be used as asked (another strategy, another model, missing)."""
+
+
+def parent_text_rank_for(options: Mapping[str, Any]) -> ParentTextRank:
+    """The parent text ranking a strategy's options call for: ``parents`` where each parent is
+    one block (``parents="blocks"``: a paragraph, table or list, a natural BM25 document), else
+    ``children`` (a section is too long for BM25, a 40-token child too short to rank alone but
+    fine to place its parent)."""
+    return "parents" if options.get("parents") == "blocks" else "children"
+
+
+@dataclass
+class Settings:
+    """What one index folder holds. ``dim``: vector dimension; ``files``: by source, each file's
+    hash, document id and chunk count (children and parents)."""
+    strategy: str
+    options: dict[str, Any]
+    model: str = "default"
+    embedder: str | None = None
+    dim: int | None = None
+    files: dict[str, dict[str, Any]] = field(default_factory=dict)
+    parent_text_rank: ParentTextRank = "children"
+    format: int = FORMAT
+
+    @classmethod
+    def new(cls, strategy: str, options: Mapping[str, Any] | None, model: str | None,
+            parent_text_rank: ParentTextRank | None = None) -> "Settings":
+        opts = dict(options or {})
+        rank = parent_text_rank or parent_text_rank_for(opts)
+        _check_rank(rank)
+        return cls(strategy, opts, model or "default", parent_text_rank=rank)
+
+    @classmethod
+    def load(cls, folder: Path) -> "Settings | None":
+        """The folder's settings; None where it holds no index. An index written before
+        ``parent_text_rank`` was saved gets the one its options call for."""
+        path = folder / SETTINGS_FILE
+        if not path.is_file():
+            return None
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("format") != FORMAT:
+            raise IndexConfigError(f"{folder}: index format {data.get('format')} (this seamcut reads {FORMAT}); rebuild it")
+        data.setdefault("parent_text_rank", parent_text_rank_for(data["options"]))
+        return cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data})
+
+    def check(self, folder: Path, strategy: str | None, options: Mapping[str, Any] | None,
+              model: str | None, parent_text_rank: ParentTextRank | None = None) -> None:
+        """Refuse what differs from how the index was built (None: not asked)."""
+        wanted = {"strategy": strategy, "options": dict(options) if options is not None else None,
+                  "model": model, "parent_text_rank": parent_text_rank}
+        for key, value in wanted.items():
+            if value is not None and value != getattr(self, key):
+                raise IndexConfigError(f"{folder}: built with {key} {getattr(self, key)!r}, not {value!r}; "
+                                       "use another --db folder or --rebuild")
+
+    def check_embedder(self, folder: Path, name: str) -> None:
+        """Refuse an embedder other than the one the index was built with."""
+        if self.embedder not in (None, name):
+            raise IndexConfigError(f"{folder}: built with embedder {self.embedder}, not {name}")
+
+    def save(self, folder: Path) -> None:
+        tmp = folder / (SETTINGS_FILE + ".tmp")
+        data = {"format": self.format, **{k: v for k, v in asdict(self).items() if k != "format"}}
+        tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+        tmp.replace(folder / SETTINGS_FILE)
+
+
+def _check_rank(rank: str) -> None:
+    if rank not in PARENT_TEXT_RANKS:
+        raise ValueError(f"parent_text_rank must be one of {', '.join(PARENT_TEXT_RANKS)}, not {rank!r}")
+
+
+def remove_index(path: str | Path) -> None:
+    """Delete an index folder (``--rebuild``): only if it holds a seamcut index."""
+    p = Path(path)
+    if (p / SETTINGS_FILE).is_file():
+        shutil.rmtree(p)
+    elif p.exists() and any(p.iterdir()):
+        raise IndexConfigError(f"{p}: not a seamcut index folder; not deleting it")

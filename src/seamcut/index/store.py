@@ -1,0 +1,141 @@
+"""The LanceDB tables of an index folder, on disk under ``lance/``:
+
+* ``chunks``: what is searched: one row per chunk (per child for parent-child), with its vector
+  and its text under an ICU full-text index (ICU word breaks keep Devanagari words whole, where a
+  split at every non-letter cuts ``प्रति`` at its virama);
+* ``parents``: parent-child parents, handed to the model in place of the children that matched;
+* ``documents``: each file's hash and document metadata (kept once, not on every chunk row).
+
+Rows are deleted and written per document; the full-text and id indexes are kept up to date.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+from ..model import Chunk
+from .rows import arrow_table, chunk_from_row, document_fields, fit, schema, sql_in, sql_str
+
+TABLES = ("chunks", "parents", "documents")
+# the columns a search reads back (not the vector, the text or the filter columns: the chunk JSON
+# has it all); naming _distance/_score keeps LanceDB from warning about their auto-projection
+HIT_COLUMNS = ["id", "doc_id", "parent_id", "chunk"]
+_VECTOR_HIT = HIT_COLUMNS + ["_distance"]
+_TEXT_HIT = HIT_COLUMNS + ["_score"]
+
+
+class Store:
+    """An index folder's tables, and its rows as chunks (document fields put back)."""
+
+    def __init__(self, folder: Path) -> None:
+        import lancedb
+        self.db = lancedb.connect(str(folder / "lance"))
+        self._doc_fields: dict[str, dict[str, Any]] = {}
+
+    def tables(self) -> set[str]:
+        listing = self.db.list_tables()
+        return set(getattr(listing, "tables", listing))
+
+    def table(self, name: str) -> Any:
+        return self.db.open_table(name)
+
+    def count(self) -> int:
+        """Rows in the ``chunks`` table: the searchable chunks."""
+        return self.table("chunks").count_rows() if "chunks" in self.tables() else 0
+
+    # -- writing -------------------------------------------------------------------------------
+
+    def delete(self, doc_ids: Iterable[str]) -> None:
+        """Every row of these documents, in every table."""
+        ids = sorted(set(doc_ids))
+        if not ids:
+            return
+        present = self.tables()
+        for name in TABLES:
+            if name in present:
+                self.table(name).delete(sql_in("doc_id", ids))
+        self._doc_fields.clear()  # a replaced file's fields may change
+
+    def write(self, name: str, rows: list[dict[str, Any]], dim: int | None) -> None:
+        """Append rows, creating the table or adding the columns they bring (``dim``: vector size)."""
+        if not rows:
+            return
+        if name not in self.tables():
+            self.db.create_table(name, data=arrow_table(rows, schema(rows, dim)))
+            return
+        t = self.table(name)
+        have = t.schema
+        missing = [f for f in schema(rows, dim) if f.name not in have.names]
+        if missing:
+            t.add_columns(missing)
+            have = t.schema
+        t.add(arrow_table([fit(r, have) for r in rows], have))
+
+    def reindex_text(self, parent_words: bool) -> None:
+        """Create the full-text index (on ``chunks``, and on ``parents`` where ``parent_words``)
+        and the id index once; afterwards fold new rows into them (``optimize``), which costs the
+        new rows only. Rows added since are searched too, and deleted ones never are."""
+        from lancedb.index import FTS, BTree
+        for name in ("chunks", "parents"):
+            if name not in self.tables():
+                continue
+            table = self.table(name)
+            kinds = {ix.index_type for ix in table.list_indices()}
+            if kinds:
+                table.optimize()  # folds new rows into every index
+            if "BTree" not in kinds:  # rows are fetched by id (parents, in-memory vector hits)
+                table.create_index("id", replace=True, config=BTree())
+            if "FTS" not in kinds and (name == "chunks" or parent_words):
+                table.create_index("text", replace=True, config=FTS(
+                    base_tokenizer="icu", lower_case=True, stem=True, remove_stop_words=True,
+                    ascii_folding=False))
+
+    # -- reading -------------------------------------------------------------------------------
+
+    def vector_rows(self, vector: np.ndarray, where: str | None, n: int) -> list[dict[str, Any]]:
+        """The ``n`` chunk rows nearest to ``vector`` by cosine (exact scan), with ``_distance``."""
+        q = self.table("chunks").search(vector, vector_column_name="vector").distance_type("cosine")
+        return _filtered(q.select(_VECTOR_HIT), where).limit(n).to_list()
+
+    def vectors(self, dim: int) -> tuple[list[str], np.ndarray]:
+        """Every chunk's id and vector (rows of ``dim`` float32)."""
+        data = self.table("chunks").search().select(["id", "vector"]).limit(None).to_arrow()
+        flat = data.column("vector").combine_chunks().values.to_numpy(zero_copy_only=False)
+        return data.column("id").to_pylist(), np.asarray(flat, dtype=np.float32).reshape(-1, dim)
+
+    def rows(self, name: str, ids: Sequence[str], columns: list[str] | None = None) -> list[dict[str, Any]]:
+        """The rows of these ids (in the table's order; every column where ``columns`` is None)."""
+        if not ids or name not in self.tables():
+            return []
+        q = self.table(name).search().where(sql_in("id", ids))
+        return (q.select(columns) if columns else q).limit(len(ids)).to_list()
+
+    def chunk(self, row: dict[str, Any]) -> Chunk:
+        """The chunk of a row, with its document's fields."""
+        doc_id = row["doc_id"]
+        if doc_id not in self._doc_fields:
+            found = self.table("documents").search().where(f"doc_id = {sql_str(doc_id)}").limit(1).to_list()
+            self._doc_fields[doc_id] = document_fields(found[0] if found else None)
+        return chunk_from_row(row, self._doc_fields[doc_id])
+
+    def all_chunks(self) -> list[Chunk]:
+        """Every searchable chunk, in document order."""
+        if "chunks" not in self.tables():
+            return []
+        rows = self.table("chunks").search().select(["chunk", "doc_id"]).limit(None).to_list()
+        return sorted((self.chunk(r) for r in rows), key=lambda c: (c.source, c.start, c.end))
+
+
+def text_rows(table: Any, text: str, where: str | None, n: int) -> list[dict[str, Any]]:
+    """The ``n`` best rows of ``table`` for ``text`` by BM25, with ``_score`` (none for an empty
+    query)."""
+    if not text:
+        return []
+    q = table.search(text, query_type="fts", fts_columns="text").select(_TEXT_HIT)
+    return _filtered(q, where).limit(n).to_list()
+
+
+def _filtered(q: Any, where: str | None) -> Any:
+    return q.where(where, prefilter=True) if where else q
