@@ -10,7 +10,7 @@ import pytest
 
 from seamcut.errors import InputError
 from seamcut.readers.pdf import read_pdf
-from seamcut.readers.pdf_layout import garble_score, is_garbled, join_lines
+from seamcut.readers.pdf import garble_score, is_garbled, join_lines
 
 PDFS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "pdfs"
 
@@ -397,7 +397,7 @@ def test_cover_and_diagram_text_are_not_headings():
 
 
 def test_fill_header_spans_and_toc_helpers():
-    from seamcut.readers.pdf_layout import fill_header_spans, toc_tables
+    from seamcut.readers.pdf import Word, fill_header_spans, toc_tables
 
     rows, header = fill_header_spans([["A", "Group", None, "Z"], [None, "p", "q", None],
                                       ["1", "2", "3", "4"], ["5", "6", "7", "8"]])
@@ -407,14 +407,14 @@ def test_fill_header_spans_and_toc_helpers():
     assert header == 1 and rows[1] == [None, "1"]  # row 0 has no merged cell: one header row
 
     def line(text, top):
-        return [{"text": t, "x0": 10.0 * k, "x1": 10.0 * k + 8, "top": top, "bottom": top + 9}
+        return [Word(t, x0=10.0 * k, x1=10.0 * k + 8, top=top, bottom=top + 9)
                 for k, t in enumerate(text.split())]
 
     lines = [line("Intro . . . . . 1", 0), line("Body text here", 12), line("1.1 Scope . . . . 3", 24),
              line("Annex ...... xii", 36)]
     tables, rest = toc_tables(lines)
     assert tables[0].rows == [["Intro", "1"], ["1.1 Scope", "3"], ["Annex", "xii"]]
-    assert [" ".join(w["text"] for w in ln) for ln in rest] == ["Body text here"]
+    assert [" ".join(w.text for w in ln) for ln in rest] == ["Body text here"]
     assert toc_tables(lines[:2])[0] == []  # one leader line is not a table of contents
 
 
