@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 from seamcut.errors import InputError
-from seamcut.readers.pdf import read_pdf
-from seamcut.readers.pdf import garble_score, is_garbled, join_lines
+from seamcut.readers.pdf import garble_score, is_garbled, join_lines, read_pdf
 
 PDFS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "pdfs"
 
@@ -546,3 +545,23 @@ def test_benchmark_reference_conventions():
               {"doc": "d", "cell": "y y", "fix": "y"}]
     assert b.corrected_rows("d", [["a  b", "1"], ["y y", "z"]], errata) == [["a", "1"], ["b", "2"], ["y", "z"]]
     assert b.corrected_rows("other", [["y y", "z"]], errata) == [["y y", "z"]]
+
+
+def test_parse_cache_key_covers_every_file_of_the_pdf_package(monkeypatch):
+    """A cached parse is keyed by a digest of the reader code: a change to any module of
+    ``readers/pdf/`` must change it, or a stale parse would be served."""
+    import seamcut.readers.pdf as package
+    from seamcut import corpus
+
+    read: list[Path] = []
+    real = Path.read_bytes
+
+    def logged(self):
+        read.append(self.resolve())
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", logged)
+    corpus._reader_version()
+    modules = sorted(Path(package.__file__).resolve().parent.glob("*.py"))
+    assert len(modules) > 10
+    assert [m for m in modules if m not in read] == []

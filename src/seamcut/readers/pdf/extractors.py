@@ -72,6 +72,14 @@ class PageSource:
     def plain(self, extractor: str, elements: list[Plain]) -> Page:
         return Page(self.number, self.width, self.height, extractor, plain=elements)
 
+    def ocr_now(self, unavailable: str) -> Page | None:
+        """The page OCR'd now; None, noting ``unavailable``, where OCR is not available."""
+        got = ocr_page(self.pdoc, self.index, self.languages)
+        if got is None:
+            self.notes.append(unavailable)
+            return None
+        return self.plain("ocr", got)
+
     @cached_property
     def pdfium(self) -> Page:
         """The page laid out from pdfium's words and ruled tables."""
@@ -82,7 +90,7 @@ class PageSource:
             tables, upright = ruled_tables(PdfiumTablePage(self.width, self.height, self.edges, self.chars),
                                            upright)
         res = Page(self.number, self.width, self.height, "pdfium",
-                   blocks=_tagged(layout_page(upright, self.width, tables), tag_of))
+                   blocks=tag_blocks(layout_page(upright, self.width, tables), tag_of))
         if has_images(self.page) and invisible_text(self.pdoc, self.index):
             self.notes.append("text layer is invisible (OCR) text")
         return res
@@ -101,18 +109,13 @@ class PageSource:
             tag_of = plumber_tag_map(page) if self.tagged else {}
             tables, rest = ruled_tables(page, upright)
             return Page(self.number, width, float(page.height), "pdfplumber",
-                        blocks=_tagged(layout_page(rest, width, tables), tag_of))
+                        blocks=tag_blocks(layout_page(rest, width, tables), tag_of))
         finally:
             page.close()
 
     @cached_property
     def pdftotext_layout(self) -> str | None:
         return pdftotext(self.path, self.number, self.password)
-
-
-def _tagged(blocks: list[Block], tag_of: dict[int, str]) -> list[Block]:
-    tag_blocks(blocks, tag_of)
-    return blocks
 
 
 # ----------------------------------------------------------------------------------------------
@@ -139,11 +142,7 @@ def ocr_every_page(src: PageSource) -> Page | None:
     if src.ocr != "always":
         return None
     text_layer = src.pdfium  # laid out first: its notes go on the OCR'd page too
-    got = ocr_page(src.pdoc, src.index, src.languages)
-    if got is not None:
-        return src.plain("ocr", got)
-    src.notes.append("OCR unavailable; used the text layer")
-    return text_layer
+    return src.ocr_now("OCR unavailable; used the text layer") or text_layer
 
 
 def right_to_left(src: PageSource) -> Page | None:
@@ -191,13 +190,7 @@ def pdftotext_clean(src: PageSource) -> Page | None:
 
 def ocr_garbled(src: PageSource) -> Page | None:
     """OCR, unless it is off or not available."""
-    if src.ocr == "never":
-        return None
-    got = ocr_page(src.pdoc, src.index, src.languages)
-    if got is not None:
-        return src.plain("ocr", got)
-    src.notes.append("OCR unavailable")
-    return None
+    return None if src.ocr == "never" else src.ocr_now("OCR unavailable")
 
 
 def pdftotext_garbled(src: PageSource) -> Page | None:

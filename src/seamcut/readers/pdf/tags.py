@@ -79,15 +79,14 @@ def pdfium_tag_map(page) -> dict[int, str]:
     return out
 
 
-def tag_blocks(blocks: list[Block], tag_of: dict[int, str]) -> None:
-    """Each text block takes the tag most of its words fall under."""
-    if not tag_of:
-        return
-    for b in blocks:
+def tag_blocks(blocks: list[Block], tag_of: dict[int, str]) -> list[Block]:
+    """``blocks``, each text block tagged with the tag most of its words fall under."""
+    for b in blocks if tag_of else ():
         c = Counter(tag_of.get(w.mcid) for s in b.segments for w in s.words)
         c.pop(None, None)
         if c:
             b.tag = c.most_common(1)[0][0]
+    return blocks
 
 
 def drop_paragraph_only_tags(blocks: list[Block]) -> None:
