@@ -65,8 +65,9 @@ def pdfium_words(page, textpage, chars: list[dict[str, Any]] | None = None,
     style: _Style = ("", 0.0, True, -1)
     space = False  # a space since the last character (for ``chars``)
     for i in range(raw.FPDFText_CountChars(tp)):
-        ch = _char_text(raw.FPDFText_GetUnicode(tp, i))
-        if not ch or raw.FPDFText_IsGenerated(tp, i):
+        u = raw.FPDFText_GetUnicode(tp, i)
+        ch = "-" if u == 2 else chr(u) if 0 < u < 0x110000 else ""  # 2: pdfium's line-end hyphen
+        if not ch or ch in PDF_SPACES or u == 0xFFFE or raw.FPDFText_IsGenerated(tp, i):
             if breaks.get(i) is not False:
                 _end_word(words, cur, style)
                 space = True
@@ -74,8 +75,16 @@ def pdfium_words(page, textpage, chars: list[dict[str, Any]] | None = None,
         left, top, right, bottom, s = glyph.read(i)
         brk = breaks.get(i)
         space = space or bool(brk)
-        if cur and _word_ends(cur[-1], style, s, left, top, bottom, brk):
-            _end_word(words, cur, style)
+        if cur:  # does this character start a new word? (inline: it runs for every character)
+            if brk is not None:  # one word may mix fonts (a Latin colon after Devanagari)
+                ends = brk or s[1:] != style[1:]
+            else:  # another style, a gap over 3 pt, a step back, or another line
+                _, px0, ptop, px1, pbottom = cur[-1]
+                h = max(bottom - top, 0.1)
+                ends = (s != style or left - px1 > 3 or left < px0 - 1
+                        or min(bottom, pbottom) - max(top, ptop) < 0.5 * min(h, pbottom - ptop))
+            if ends:
+                _end_word(words, cur, style)
         if not cur:
             style = s
         cur.append((ch, left, top, right, bottom))
@@ -84,14 +93,6 @@ def pdfium_words(page, textpage, chars: list[dict[str, Any]] | None = None,
             space = False
     _end_word(words, cur, style)
     return words
-
-
-def _char_text(u: int) -> str:
-    """The character for a pdfium code point; "" for a space or no character."""
-    if u == 2:  # pdfium's mark for a hyphen at a line end
-        return "-"
-    ch = chr(u) if 0 < u < 0x110000 else ""
-    return "" if ch in PDF_SPACES or u == 0xFFFE else ch
 
 
 class _GlyphReader:
@@ -126,18 +127,6 @@ class _GlyphReader:
             got = self.fonts[obj] = (self.buf.raw[:max(0, k - 1)].decode("utf-8", "replace"), mc)
         angle = (raw.FPDFText_GetCharAngle(tp, i) + rot) % (2 * math.pi)
         return left, bottom - size, right, bottom, (got[0], size, angle < 0.01 or angle > 2 * math.pi - 0.01, got[1])
-
-
-def _word_ends(prev: _Glyph, style: _Style, s: _Style, left: float, top: float, bottom: float,
-               brk: bool | None) -> bool:
-    """Whether a character (box ``left``/``top``/``bottom``, style ``s``) starts a new word after
-    ``prev``. ``brk``: the Indic word-break decision, where there is one."""
-    if brk is not None:
-        return brk or s[1:] != style[1:]  # one word may mix fonts (a Latin colon after Devanagari)
-    _, px0, ptop, px1, pbottom = prev
-    h = max(bottom - top, 0.1)
-    return (s != style or left - px1 > 3 or left < px0 - 1
-            or min(bottom, pbottom) - max(top, ptop) < 0.5 * min(h, pbottom - ptop))
 
 
 def _end_word(words: list[Word], cur: list[_Glyph], style: _Style) -> None:
