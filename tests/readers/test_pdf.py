@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 from seamcut.errors import InputError
-from seamcut.readers.pdf import read_pdf
-from seamcut.readers.pdf_layout import garble_score, is_garbled, join_lines
+from seamcut.readers.pdf import garble_score, is_garbled, join_lines, read_pdf
 
 PDFS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "pdfs"
 
@@ -397,7 +396,7 @@ def test_cover_and_diagram_text_are_not_headings():
 
 
 def test_fill_header_spans_and_toc_helpers():
-    from seamcut.readers.pdf_layout import fill_header_spans, toc_tables
+    from seamcut.readers.pdf import Word, fill_header_spans, toc_tables
 
     rows, header = fill_header_spans([["A", "Group", None, "Z"], [None, "p", "q", None],
                                       ["1", "2", "3", "4"], ["5", "6", "7", "8"]])
@@ -407,14 +406,14 @@ def test_fill_header_spans_and_toc_helpers():
     assert header == 1 and rows[1] == [None, "1"]  # row 0 has no merged cell: one header row
 
     def line(text, top):
-        return [{"text": t, "x0": 10.0 * k, "x1": 10.0 * k + 8, "top": top, "bottom": top + 9}
+        return [Word(t, x0=10.0 * k, x1=10.0 * k + 8, top=top, bottom=top + 9)
                 for k, t in enumerate(text.split())]
 
     lines = [line("Intro . . . . . 1", 0), line("Body text here", 12), line("1.1 Scope . . . . 3", 24),
              line("Annex ...... xii", 36)]
     tables, rest = toc_tables(lines)
     assert tables[0].rows == [["Intro", "1"], ["1.1 Scope", "3"], ["Annex", "xii"]]
-    assert [" ".join(w["text"] for w in ln) for ln in rest] == ["Body text here"]
+    assert [" ".join(w.text for w in ln) for ln in rest] == ["Body text here"]
     assert toc_tables(lines[:2])[0] == []  # one leader line is not a table of contents
 
 
@@ -546,3 +545,23 @@ def test_benchmark_reference_conventions():
               {"doc": "d", "cell": "y y", "fix": "y"}]
     assert b.corrected_rows("d", [["a  b", "1"], ["y y", "z"]], errata) == [["a", "1"], ["b", "2"], ["y", "z"]]
     assert b.corrected_rows("other", [["y y", "z"]], errata) == [["y y", "z"]]
+
+
+def test_parse_cache_key_covers_every_file_of_the_pdf_package(monkeypatch):
+    """A cached parse is keyed by a digest of the reader code: a change to any module of
+    ``readers/pdf/`` must change it, or a stale parse would be served."""
+    import seamcut.readers.pdf as package
+    from seamcut import corpus
+
+    read: list[Path] = []
+    real = Path.read_bytes
+
+    def logged(self):
+        read.append(self.resolve())
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", logged)
+    corpus._reader_version()
+    modules = sorted(Path(package.__file__).resolve().parent.glob("*.py"))
+    assert len(modules) > 10
+    assert [m for m in modules if m not in read] == []

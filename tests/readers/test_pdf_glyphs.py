@@ -1,4 +1,4 @@
-"""Word breaks in Indic PDF text from glyph geometry (seamcut.readers.pdf_glyphs).
+"""Word breaks in Indic PDF text from glyph geometry (seamcut.readers.pdf.glyphs).
 
 The character boxes below are pdfium's, copied from examples/helpline/soybean-manual-hi.pdf and
 orange-manual-mr.pdf (Noto Sans Devanagari at 12 pt, set by Pango): points, x to the right.
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from seamcut.readers.pdf_glyphs import BREAK_GAP, Char, clusters, gap, is_indic, word_breaks
+from seamcut.readers.pdf.glyphs import BREAK_GAP, Char, clusters, gap, is_indic, word_breaks
 
 HELPLINE = Path(__file__).resolve().parents[2] / "examples" / "helpline"
 SIZE = 12.0
@@ -105,7 +105,7 @@ def test_clusters_and_gaps():
 def test_pages_without_indic_text_cost_nothing():
     import pypdfium2 as pdfium
 
-    from seamcut.readers.pdf_glyphs import page_word_breaks
+    from seamcut.readers.pdf.glyphs import page_word_breaks
 
     pdf = pdfium.PdfDocument(str(HELPLINE / "cotton-manual.pdf"))
     try:

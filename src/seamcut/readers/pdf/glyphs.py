@@ -24,7 +24,9 @@ BREAK_GAP = 0.12
 #: Brahmic scripts, Devanagari (U+0900) to Sinhala (U+0DFF), and Devanagari Extended
 _INDIC = re.compile(r"[\u0900-\u0DFF\uA8E0-\uA8FF]")
 _JOINERS = frozenset("\u200c\u200d")
-_SPACES = frozenset(" \t\r\n\u00a0\u3000")
+#: the characters that end a word in a PDF's text layer; narrower than ``text.space.SPACE_SET``
+#: on purpose: a thin or other Zs space stays inside a word here, as it always has
+PDF_SPACES = frozenset(" \t\r\n\u00a0\u3000")
 
 
 @dataclass
@@ -80,7 +82,7 @@ def read_chars(textpage) -> list[Char]:
         u = raw.FPDFText_GetUnicode(tp, i)
         ch = chr(u) if 0 < u < 0x110000 else ""
         generated = bool(raw.FPDFText_IsGenerated(tp, i))
-        space = not ch or ch in _SPACES or u == 0xFFFE
+        space = not ch or ch in PDF_SPACES or u == 0xFFFE
         if space or generated:
             out.append(Char(i, ch, 0.0, 0.0, 0.0, 0.0, 0.0, True, generated))
             continue
@@ -189,5 +191,5 @@ def page_word_breaks(textpage) -> dict[int, bool]:
     return word_breaks(read_chars(textpage))
 
 
-__all__ = ["BREAK_GAP", "Char", "Cluster", "clusters", "gap", "is_indic", "page_word_breaks",
+__all__ = ["BREAK_GAP", "PDF_SPACES", "Char", "Cluster", "clusters", "gap", "is_indic", "page_word_breaks",
            "read_chars", "word_breaks"]

@@ -1,0 +1,55 @@
+"""Segments (words on one line of one column) and blocks (a paragraph, heading, list item or
+table): what page layout makes of a page's words. Units: points, ``top`` growing downwards."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .words import Word
+
+
+@dataclass
+class Segment:
+    """Words on one baseline that belong together (a line of one column)."""
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+    words: list[Word]
+    size: float = 0.0
+    bold: float = 0.0  # share of characters in a bold font
+    italic: float = 0.0  # share of characters in an italic font
+
+    @property
+    def text(self) -> str:
+        return " ".join(w.text for w in self.words)
+
+
+@dataclass
+class Block:
+    """Consecutive segments of one column: a paragraph, heading, list item or table."""
+    x0: float
+    top: float
+    x1: float
+    bottom: float
+    segments: list[Segment] = field(default_factory=list)
+    kind: str = ""  # "" (text) or "table"
+    rows: list[list[str]] | None = None
+    size: float = 0.0
+    bold: float = 0.0
+    italic: float = 0.0
+    tag: str | None = None  # structure tag from a tagged PDF
+    header_rows: int = 1  # tables: how many leading rows are the header
+
+    @property
+    def lines(self) -> list[str]:
+        return [s.text for s in self.segments]
+
+    def extend(self, s: Segment) -> None:
+        self.segments.append(s)
+        self.x0, self.top = min(self.x0, s.x0), min(self.top, s.top)
+        self.x1, self.bottom = max(self.x1, s.x1), max(self.bottom, s.bottom)
+
+
+def same_line(a: Block, b: Block) -> bool:
+    """Whether two blocks overlap vertically by half the lower one's height or more."""
+    return min(a.bottom, b.bottom) - max(a.top, b.top) >= 0.5 * min(a.bottom - a.top, b.bottom - b.top)

@@ -1,0 +1,111 @@
+"""Furniture: running headers and footers, page numbers and margin line numbers, found across
+the document's pages and kept out of its text."""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Sequence
+
+from .blocks import Block, same_line
+from .page import Key, Page
+
+#: share of the page height counted as the top/bottom band where running headers/footers sit
+BAND = 0.09
+
+
+def furniture(pages: list[Page], body: float = 10.0) -> set[Key]:
+    """The blocks that are running headers/footers or page numbers. A number set at 1.5 times the
+    body size (``body``, pt) or more is a chapter number, not a page number; a one-line block in
+    the band on the page number's line is a footer (or header)."""
+    cands = _band_blocks(pages)
+    counts = _pages_repeating(cands)
+    n = len(pages)
+    out = set()
+    for pi, bi, band, text in cands:
+        c = counts[(band, furniture_key(text))]
+        number = is_page_number(text) and pages[pi].blocks[bi].size < 1.5 * body
+        if number or (n >= 2 and c >= 2 and c >= 0.4 * n):
+            out.add((pi, bi))
+    for pi, bi, band, text in cands:
+        b = pages[pi].blocks[bi]
+        if (pi, bi) not in out and len(b.segments) == 1 and any(
+                (pi, oi) in out and is_page_number(" ".join(o.lines)) and same_line(b, o)
+                for oi, o in enumerate(pages[pi].blocks)):
+            out.add((pi, bi))
+    return out
+
+
+def _band_blocks(pages: list[Page]) -> list[tuple[int, int, str, str]]:
+    """(page index, block index, "top" or "bottom", text) of the short text blocks in the top or
+    bottom band of a page, or on its first or last line."""
+    cands: list[tuple[int, int, str, str]] = []
+    for pi, pg in enumerate(pages):
+        text_blocks = [b for b in pg.blocks if b.kind != "table"]
+        if not text_blocks:
+            continue
+        # the blocks on the first and last line of the page count even outside the band
+        first_top = min(b.top for b in text_blocks)
+        last_bottom = max(b.bottom for b in text_blocks)
+        for bi, b in enumerate(pg.blocks):
+            if b.kind == "table" or len(b.segments) > 2:
+                continue
+            if b.bottom <= pg.height * BAND or (b.top <= first_top + 2 and b.bottom < pg.height * 0.2):
+                band = "top"
+            elif b.top >= pg.height * (1 - BAND) or (b.bottom >= last_bottom - 2 and b.top > pg.height * 0.8):
+                band = "bottom"
+            else:
+                continue
+            cands.append((pi, bi, band, " ".join(b.lines)))
+    return cands
+
+
+def _pages_repeating(cands: list[tuple[int, int, str, str]]) -> Counter[tuple[str, str]]:
+    """(band, furniture key) -> on how many pages it stands."""
+    counts: Counter[tuple[str, str]] = Counter()
+    seen: set[tuple[int, str, str]] = set()
+    for pi, _, band, text in cands:
+        k = (band, furniture_key(text))
+        if (pi, *k) not in seen:
+            seen.add((pi, *k))
+            counts[k] += 1
+    return counts
+
+
+_PAGE_NO = re.compile(r"^\s*(?:page\s+|p\.\s*|-\s*)?((?:[A-Z]?\d{1,3}[-\u2013.])?\d{1,4}|[ivxlcdm]{1,6})(?:\s*(?:of|/)\s*\d{1,4})?\s*-?\s*$", re.I)
+
+
+def furniture_key(text: str) -> str:
+    """A line's text modulo digits, case and spacing (running headers carry page numbers)."""
+    return re.sub(r"\d+", "#", " ".join(text.lower().split()))
+
+
+def is_page_number(text: str) -> bool:
+    return bool(_PAGE_NO.match(text))
+
+
+def line_number_blocks(blocks: Sequence[Block]) -> set[int]:
+    """Indices of the blocks that are a margin column of line numbers (transcripts, legal
+    pleadings): at least five one-line blocks holding just a number, aligned on one edge, counting
+    up by one from top to bottom, beside (never under or over) the text."""
+    cands = [(i, b) for i, b in enumerate(blocks) if b.kind != "table" and len(b.segments) == 1
+             and re.fullmatch(r"\d{1,3}", b.segments[0].text.strip())]
+    if len(cands) < 5:
+        return set()
+    groups: dict[int, list[tuple[int, Block]]] = {}
+    for i, b in cands:
+        groups.setdefault(round(b.x1 / 4), []).append((i, b))
+    col = max(groups.values(), key=len)
+    if len(col) < 5:
+        return set()
+    col.sort(key=lambda ib: ib[1].top)
+    vals = [int(b.segments[0].text) for _, b in col]
+    steps = sum(1 for a, b in zip(vals, vals[1:]) if b == a + 1)
+    if steps < 0.8 * (len(vals) - 1):
+        return set()
+    ids = {i for i, _ in col}
+    x0, x1 = min(b.x0 for _, b in col), max(b.x1 for _, b in col)
+    others = [b for i, b in enumerate(blocks) if i not in ids]
+    if any(min(b.x1, x1) - max(b.x0, x0) > 0 for b in others):
+        return set()  # text above or below the numbers: not a margin
+    return ids
+

@@ -1,0 +1,124 @@
+"""Scanned pages: OCR of a page rendered at 300 dpi (one page at once, or every page left
+pending in batches across processes), and the checks that tell a scan (images, an invisible
+OCR text layer) or a blank page."""
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from .page import Page, Plain, plain_paragraphs
+
+log = logging.getLogger(__name__)
+
+#: the extractor of a page waiting to be OCR'd with the other scanned pages
+OCR_PENDING = "ocr-pending"
+#: scanned pages rendered and OCR'd together (each process takes one page; bounded memory)
+OCR_BATCH = 8
+#: rendering resolution for OCR, in dots per inch
+_DPI = 300
+
+
+def _ocr_pages():
+    """``readers.ocr.ocr_pages``, or None where OCR is not installed."""
+    try:
+        from ..ocr import ocr_pages
+    except ImportError:
+        return None
+    return ocr_pages
+
+
+def _render(pdoc, index: int):
+    page = pdoc[index]
+    try:
+        return page.render(scale=_DPI / 72).to_pil()
+    finally:
+        page.close()
+
+
+def ocr_page(pdoc, index: int, languages: list[str] | None) -> list[Plain] | None:
+    """OCR one page now; None where OCR is not available or fails."""
+    ocr_pages = _ocr_pages()
+    if ocr_pages is None:
+        return None
+    img = _render(pdoc, index)
+    try:
+        res = ocr_pages([img], languages)[0]
+    except Exception as exc:  # OCR failing should not lose the document
+        log.warning("OCR failed on page %d: %s", index + 1, exc)
+        return None
+    return ocr_elements(res)
+
+
+def ocr_pending(pdoc, pages: list[Page], languages: list[str] | None) -> None:
+    """OCR every page left pending, a batch of pages at a time across processes."""
+    pending = [k for k, pg in enumerate(pages) if pg.extractor == OCR_PENDING]
+    if not pending:
+        return
+    ocr_pages = _ocr_pages()
+    for start in range(0, len(pending), OCR_BATCH):
+        batch = pending[start:start + OCR_BATCH]
+        results: list[Any] = [None] * len(batch)
+        if ocr_pages is not None:
+            images = [_render(pdoc, k) for k in batch]
+            try:
+                results = ocr_pages(images, languages, progress=len(pending) > 1)
+            except Exception as exc:  # OCR failing should not lose the document
+                log.warning("OCR failed on pages %s: %s", [k + 1 for k in batch], exc)
+        for k, res in zip(batch, results):
+            pg = pages[k]
+            if res is None:
+                pg.extractor = "none"
+                pg.notes.append("no text layer; OCR unavailable")
+            else:
+                pg.extractor, pg.plain = "ocr", ocr_elements(res)
+
+
+def ocr_elements(res: Any) -> list[Plain]:
+    """An ``OcrPage`` as (kind, text, metadata) paragraphs."""
+    out = []
+    blocks = list(getattr(res, "blocks", None) or [])
+    meta = {"rotation": getattr(res, "rotation", 0), "languages": list(getattr(res, "languages", []) or [])}
+    if blocks:
+        for text, conf in blocks:
+            out.append(("paragraph", text, {**meta, "confidence": round(float(conf), 1)}))
+    elif getattr(res, "text", ""):
+        out.extend((k, t, {**meta, **m}) for k, t, m in plain_paragraphs(res.text))
+    return out
+
+
+def invisible_text(pdoc, index: int) -> bool:
+    """Whether every text object on the page is drawn in render mode 3 (an OCR text layer)."""
+    try:
+        import pypdfium2.raw as raw
+
+        page = pdoc[index]
+        try:
+            modes = [raw.FPDFTextObj_GetTextRenderMode(o.raw)
+                     for o in page.get_objects(filter=[raw.FPDF_PAGEOBJ_TEXT], max_depth=2)]
+        finally:
+            page.close()
+        return bool(modes) and all(m == raw.FPDF_TEXTRENDERMODE_INVISIBLE for m in modes)
+    except Exception:
+        return False
+
+
+def has_marks(pdoc, index: int) -> bool:
+    """Whether a page draws anything (an image, a path, a form, a shading)."""
+    import pypdfium2.raw as raw
+
+    page = pdoc[index]
+    try:
+        kinds = (raw.FPDF_PAGEOBJ_IMAGE, raw.FPDF_PAGEOBJ_PATH, raw.FPDF_PAGEOBJ_FORM,
+                 raw.FPDF_PAGEOBJ_SHADING)
+        return any(True for _ in page.get_objects(filter=list(kinds), max_depth=1))
+    except Exception:
+        return True
+    finally:
+        page.close()
+
+
+def has_images(page) -> bool:
+    """Whether a pypdfium2 page draws an image (forms followed, three deep)."""
+    import pypdfium2.raw as raw
+
+    return any(True for _ in page.get_objects(filter=[raw.FPDF_PAGEOBJ_IMAGE], max_depth=3))

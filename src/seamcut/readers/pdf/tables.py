@@ -1,0 +1,175 @@
+"""Ruled tables: pdfplumber's table finder run on a page's ruling lines and characters (from
+pypdfium2 through ``PdfiumTablePage``, or a pdfplumber page), its cells cleaned into table blocks;
+the words inside a table leave the text flow. Units: points, ``top`` growing downwards."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .blocks import Block
+from .words import Word
+
+
+class PdfiumTablePage:
+    """What pdfplumber's ``TableFinder`` and ``Table.extract`` read of a page (``bbox``,
+    ``edges``, ``chars``), from pypdfium2: ruled tables without pdfplumber's slow page parse."""
+
+    def __init__(self, width: float, height: float, edges: list[dict[str, Any]],
+                 chars: list[dict[str, Any]]) -> None:
+        self.width, self.height = width, height
+        self.bbox = (0.0, 0.0, width, height)
+        self.edges = self.lines = edges
+        self.rects = self.curves = []
+        self.chars = chars
+
+    def find_tables(self, settings=None):
+        from pdfplumber.table import TableFinder, TableSettings
+
+        return TableFinder(self, TableSettings.resolve(settings)).tables
+
+
+def ruled_tables(page, words: list[Word]) -> tuple[list[Block], list[Word]]:
+    """Ruled tables (``find_tables``) as table blocks; returns them and the words outside them."""
+    if not (page.rects or page.lines or page.curves):
+        return [], words
+    try:
+        found = page.find_tables({"explicit_vertical_lines": _outer_verticals(page)})
+    except Exception:  # a malformed drawing should not lose the page
+        return [], words
+    blocks = [b for b in (_table_block(page, t) for t in found) if b is not None]
+    if not blocks:
+        return [], words
+    return blocks, [w for w in words if not any(b.x0 <= (w.x0 + w.x1) / 2 <= b.x1
+                                                 and b.top <= (w.top + w.bottom) / 2 <= b.bottom
+                                                 for b in blocks)]
+
+
+def _table_block(page, table) -> Block | None:
+    """One table found by pdfplumber as a table block: cells repaired, blank rows and columns
+    dropped; None where it is not a table (fewer than two rows or columns, mostly empty, or a
+    text frame drawn as a box)."""
+    try:
+        rows = table.extract()
+    except Exception:
+        return None
+    rows = _fix_vertical_cells(page, table, rows)
+    rows = _fill_stray_cells(page, table, rows)
+    rows, header = fill_header_spans(rows)
+    rows = [[" ".join((c or "").split()) for c in r] for r in rows]
+    rows = [r for r in rows if any(r)]
+    if not rows:
+        return None
+    keep = [j for j in range(max(len(r) for r in rows)) if any(j < len(r) and r[j] for r in rows)]
+    rows = [[r[j] if j < len(r) else "" for j in keep] for r in rows]
+    cells = [c for r in rows for c in r]
+    filled = sum(1 for c in cells if c)
+    if len(rows) < 2 or len(keep) < 2 or filled / len(cells) < 0.3:
+        return None
+    if max(len(c) for c in cells) > 400:
+        return None  # a text frame drawn as a box, not a table
+    x0, top, x1, bottom = table.bbox
+    return Block(x0, top, x1, bottom, kind="table", rows=rows, header_rows=header)
+
+
+def _center(c: dict[str, Any]) -> tuple[float, float]:
+    """The middle of a character's (or word's) box."""
+    return (c["x0"] + c["x1"]) / 2, (c["top"] + c["bottom"]) / 2
+
+
+def _fill_stray_cells(page, table, rows: list[list[str | None]]) -> list[list[str | None]]:
+    """Text in a table position that the rules leave without a cell of its own (a rule missing
+    between two rows in one column): pdfplumber drops it; it becomes that position's cell."""
+    if not any(c is None for r in rows for c in r):
+        return rows
+    from pdfplumber.utils import extract_text
+
+    real = [c for r in table.rows for c in r.cells if c is not None]
+    try:
+        cols = [c.bbox for c in table.columns]
+    except Exception:
+        return rows
+    x0, top, x1, bottom = table.bbox
+    inside = [c for c in page.chars if x0 <= _center(c)[0] <= x1 and top <= _center(c)[1] <= bottom]
+    out = [list(r) for r in rows]
+    for i, row in enumerate(table.rows):
+        if i >= len(out) or None not in row.cells:
+            continue
+        t, u = row.bbox[1], row.bbox[3]
+        band = [c for c in inside if t <= _center(c)[1] < u]
+        for j, cell in enumerate(row.cells):
+            if cell is not None or j >= len(out[i]) or j >= len(cols):
+                continue
+            a, b = cols[j][0], cols[j][2]
+            mine = []
+            for c in band:
+                cx, cy = _center(c)
+                if a <= cx < b and not any(r[0] <= cx < r[2] and r[1] <= cy < r[3] for r in real):
+                    mine.append(c)
+            text = extract_text(mine).strip() if mine else ""
+            if text:
+                out[i][j] = text
+    return out
+
+
+def _fix_vertical_cells(page, table, rows: list[list[str | None]]) -> list[list[str | None]]:
+    """Cells written in rotated (vertical) text: pdfplumber sorts their characters top to bottom,
+    which reverses bottom-to-top text; take them in content-stream order instead."""
+    x0, top, x1, bottom = table.bbox
+    rot = [c for c in page.chars if not c.get("upright", True)
+           and x0 <= c["x0"] <= x1 and top <= c["top"] <= bottom]
+    if not rot:
+        return rows
+    out = [list(r) for r in rows]
+    for i, row in enumerate(table.rows):
+        for j, cell in enumerate(row.cells):
+            if cell is None or i >= len(out) or j >= len(out[i]):
+                continue
+            a, t, b, u = cell
+            mine = [c for c in rot if a <= _center(c)[0] <= b and t <= _center(c)[1] <= u]
+            if mine and len(mine) >= 0.8 * len((out[i][j] or "").replace(" ", "").replace("\n", "")):
+                out[i][j] = "".join(c["text"] for c in mine)
+    return out
+
+
+def _outer_verticals(page) -> list[dict[str, Any]]:
+    """Vertical edges at both ends of stacks of equally long horizontal rules: tables ruled only
+    between some columns (or only horizontally at the outer columns) get their outer columns."""
+    groups: dict[tuple[int, int], list[dict[str, Any]]] = {}
+    for e in page.edges:
+        if e["orientation"] == "h" and e["x1"] - e["x0"] > 20:
+            groups.setdefault((round(e["x0"]), round(e["x1"])), []).append(e)
+    out = []
+    for es in groups.values():
+        if len(es) < 2:
+            continue
+        top, bottom = min(e["top"] for e in es), max(e["top"] for e in es)
+        if bottom - top < 5:
+            continue
+        for x in (min(e["x0"] for e in es), max(e["x1"] for e in es)):
+            out.append({"x0": x, "x1": x, "top": top, "bottom": bottom, "width": 0,
+                        "height": bottom - top, "orientation": "v", "object_type": "line"})
+    return out
+
+
+_NUMERIC = re.compile(r"^[\s\d.,:;%()+\-\u2013\u2212/$€£*xX]*$")
+
+
+def fill_header_spans(rows: list[list[str | None]]) -> tuple[list[list[str | None]], int]:
+    """Multi-row table headers (``None`` marks a position covered by a merged cell): the header
+    is row 0 plus, where row 0 has merged cells, the following rows that also have merged cells
+    and no numbers (at most 3 rows, never all rows). In the header a merged position under a
+    cell is filled with that cell's text (the cell spans the rows), so each header row names
+    every column, as in docling's output. Returns the rows and the header row count."""
+    rows = [list(r) for r in rows]
+    if len(rows) < 3 or None not in rows[0]:
+        return rows, 1
+    header = 1
+    while (header < min(3, len(rows) - 1) and None in rows[header]
+           and not any(c and _NUMERIC.match(c) for c in rows[header])):
+        header += 1
+    for k in range(1, header):
+        for j, c in enumerate(rows[k]):
+            if c is None and j < len(rows[k - 1]) and rows[k - 1][j]:
+                rows[k][j] = rows[k - 1][j]
+    return rows, header
+
