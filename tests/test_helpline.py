@@ -221,7 +221,7 @@ def test_every_answer_in_the_source_is_in_the_read_text(qid, source, answer):
 @pytest.mark.parametrize("name", ["soybean-manual-hi.pdf", "orange-manual-mr.pdf"])
 def test_devanagari_manuals_word_accuracy(name):
     """Word spacing in the Hindi and Marathi manuals (pypdfium2 guesses word breaks badly after
-    vowel signs, anusvara and candrabindu; pdf_glyphs decides them from the glyph boxes): the
+    vowel signs, anusvara and candrabindu; readers/pdf/glyphs.py decides them from the glyph boxes): the
     words of the source come back in order, and nearly nothing else does (the running headers
     left in the text cost a few percent of precision)."""
     recall, precision = word_accuracy(words(doc(name).text), words(source_text(name)))
