@@ -4,10 +4,15 @@ Each named strategy is a configuration of passes over spans:
 
 - ``levels``: where a text may be cut (blank line, line break, sentence, clause, space);
 - ``budget``: the limits a chunk's text keeps, ``reserve`` units kept free where asked;
-- ``engine``: cut into pieces at the levels, ``merge`` pieces up to the limit, ``pack`` (merge,
+- ``packer``: the one greedy packing loop; what differs (which neighbours join, the fit test, a
+  unit too long alone, headings that only open a chunk) is passed in as a ``Packing``;
+- ``engine``: cut into pieces at the levels, ``merge`` pieces up to the limit (the loop with an
+  estimate to join, a real count to give back, a piece cut when too long alone), ``pack`` (merge,
   then the ``overlap`` pass);
 - ``units``: the structure pass (sections of units, each with its packing rule) and sibling
-  merging; ``structure``: the unit packer;
+  merging; ``structure``: the unit packer (the same loop: a real count to join, headings open
+  the chunk of what follows, a unit too long alone split by its rule);
+- ``semantic``: sentences grouped by meaning, then the shared split, pack and chunk factory;
 - ``parent_child``: children cut at parents' borders, grouped under their parents;
 - ``chunks``: the one chunk factory and id recipe.
 """

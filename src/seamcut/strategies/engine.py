@@ -3,9 +3,9 @@
 A strategy only says where its boundaries are: an ordered tuple of ``Level``s (``levels.py``),
 biggest break first. The engine cuts a document at the first level, cuts any piece that is still
 over the limit at the next level, and so on down to single units; then joins small neighbours back
-up to the limit (``merge``), keeping ``reserve`` units free for what is added afterwards (overlap,
-a context). Sizes are estimated from one measure of the document and confirmed with a real count
-wherever an estimate could be off (``Measure.needs_check``).
+up to the limit (``merge``: the one greedy loop of ``packer.py``), keeping ``reserve`` units free
+for what is added afterwards (overlap, a context). Sizes are estimated from one measure of the
+document and confirmed with a real count wherever an estimate could be off (``Measure.needs_check``).
 """
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from .budget import Budget
 from .levels import (CLAUSE, LINE, PARAGRAPH, RECURSIVE_LEVELS, RUN_START, SENTENCE,
                      SENTENCE_LEVELS, WORD, Level)
 from .overlap import add_overlap
+from .packer import greedy
 
 __all__ = ["Piece", "unit_pieces", "split", "pieces_of", "Barrier", "no_barrier", "within_top",
            "keep_split_units_apart", "merge", "pack", "Level", "PARAGRAPH", "LINE", "SENTENCE", "CLAUSE",
@@ -94,33 +95,52 @@ def keep_split_units_apart(p: Piece, q: Piece) -> bool:
     return p.top != q.top and (p.split or q.split)
 
 
+class _Merge:
+    """``merge``'s packing: pieces join unless the barrier parts them, while the estimate
+    fits; the real check gives pieces back; a piece over the limit alone is cut (``_shrink``)."""
+
+    contiguous = False
+    first_alone = False
+
+    def __init__(self, budget: Budget, barrier: Barrier, reserve: int) -> None:
+        self.budget, self.barrier, self.reserve = budget, barrier, reserve
+        self.out: list[tuple[int, int]] = []
+
+    def joins(self, a: int, last: Piece, item: Piece, opening: bool) -> bool:
+        return not self.barrier(last, item) and self.budget.fits(a, item.end, self.reserve)
+
+    def fits(self, a: int, b: int) -> bool:
+        return self.budget.confirm(a, b, self.reserve)
+
+    def attaches(self, item: Piece) -> bool:
+        return False
+
+    def emit(self, a: int, b: int) -> None:
+        if not is_blank(self.budget.text, a, b):  # whitespace alone makes no chunk
+            self.out.append((a, b))
+
+    def too_long(self, a: int, p: Piece) -> tuple[int, list[Piece]]:
+        """Cut the piece until its first part fits for real (one character over the limit has
+        nothing smaller to give); that part is a chunk, the rest is packed next."""
+        rest: list[Piece] = []
+        while p.end - p.start >= 2:
+            cut = _shrink(self.budget, p.start, p.end, self.reserve)
+            rest.insert(0, Piece(cut, p.end, p.top, True))
+            p = Piece(p.start, cut, p.top, True)
+            if self.fits(a, cut):
+                break
+        self.emit(a, p.end)
+        return p.end, rest
+
+
 def merge(budget: Budget, pieces: list[Piece], barrier: Barrier,
           reserve: int = 0) -> list[tuple[int, int]]:
     """Join neighbouring pieces greedily up to the limit, ``reserve`` units kept free; confirm
     each chunk with a real count where needed, giving pieces back to the next chunk (or cutting a
     piece) when over."""
-    pieces = list(pieces)
-    out: list[tuple[int, int]] = []
-    i = 0
-    while i < len(pieces):
-        s = pieces[i].start
-        j = i
-        while (j + 1 < len(pieces) and not barrier(pieces[j], pieces[j + 1])
-               and budget.fits(s, pieces[j + 1].end, reserve)):
-            j += 1
-        while not budget.confirm(s, pieces[j].end, reserve):
-            if j > i:
-                j -= 1
-                continue
-            p = pieces[i]
-            if p.end - p.start < 2:  # one character over the limit: nothing smaller to give
-                break
-            cut = _shrink(budget, p.start, p.end, reserve)
-            pieces[i:i + 1] = [Piece(p.start, cut, p.top, True), Piece(cut, p.end, p.top, True)]
-        if not is_blank(budget.text, s, pieces[j].end):  # whitespace alone makes no chunk
-            out.append((s, pieces[j].end))
-        i = j + 1
-    return out
+    packing = _Merge(budget, barrier, reserve)
+    greedy(pieces, packing)
+    return packing.out
 
 
 def pack(budget: Budget, pieces: list[Piece], barrier: Barrier, overlap: int,

@@ -53,39 +53,15 @@ def breakpoints(distances: np.ndarray, mode: str, amount: float | None = None) -
 
 def semantic(document: Document | str, config: SizeConfig = SemanticConfig()) -> list[Chunk]:
     """Cut where the meaning of neighbouring sentences changes, within the size limit."""
-    from ..embed import load_embedder
-
     doc = as_document(document)
     if is_blank(doc.text):
         return []
     cfg = as_config(config, SemanticConfig)
-    text = doc.text
-    budget = Budget(text, cfg)
-    cuts = SENTENCE.cuts(text, 0, len(text), doc.language)
-    spans = [(a, b) for a, b in zip([0, *cuts], [*cuts, len(text)]) if not is_blank(text, a, b)]
-    if len(spans) < 2:
-        groups = [0] * len(spans)
-        computed, seconds = 0, 0.0
-        log.debug("one sentence: nothing to compare")
-    else:
-        sentences = [_SPACE_RUN.sub(" ", strip_space(text[a:b])) for a, b in spans]
-        w = cfg.window
-        windows = [" ".join(sentences[max(0, i - w):i + w + 1]) for i in range(len(sentences))]
-        embedder = load_embedder(cfg.embedder)
-        started = time.perf_counter()
-        vectors = embedder.embed_passages(_fit(windows, embedder))
-        seconds = time.perf_counter() - started
-        computed = len(windows)
-        distances = 1.0 - np.einsum("ij,ij->i", vectors[:-1], vectors[1:])
-        cuts_at = breakpoints(distances, cfg.threshold, cfg.amount).tolist()
-        ranges = []
-        for i, j in zip([0, *[c + 1 for c in cuts_at]], [*cuts_at, len(spans) - 1]):
-            ranges.extend(_split_to_fit(i, j, spans, distances, budget, cfg.overlap))
-        ranges = _join_small(ranges, spans, distances, budget, cfg.min_size, cfg.overlap)
-        groups = [0] * len(spans)
-        for g, (i, j) in enumerate(ranges):
-            groups[i:j + 1] = [g] * (j - i + 1)
+    budget = Budget(doc.text, cfg)
+    spans = sentence_spans(doc)
+    groups, computed, seconds = group_sentences(doc.text, spans, budget, cfg)
     log.info("%s: %d sentence embeddings in %.2f s", doc.source or "text", computed, seconds)
+    # the shared passes: each group's sentences cut to fit, packed within the group, overlap
     pieces: list[Piece] = []
     for (a, b), g in zip(spans, groups):
         pieces.extend(split(budget, SENTENCE_LEVELS, a, b, g, doc.language, 1,
@@ -95,6 +71,42 @@ def semantic(document: Document | str, config: SizeConfig = SemanticConfig()) ->
     chunks = make_chunks(doc, [Draft(a, b) for a, b in out], budget, "semantic", fp)
     stats = {"embeddings": computed, "seconds": round(seconds, 3)}
     return [_with_stats(c, stats) for c in chunks]
+
+
+def sentence_spans(doc: Document) -> list[tuple[int, int]]:
+    """The document's sentences that are not only whitespace, as ``[start, end)`` (code points)."""
+    text = doc.text
+    cuts = SENTENCE.cuts(text, 0, len(text), doc.language)
+    return [(a, b) for a, b in zip([0, *cuts], [*cuts, len(text)]) if not is_blank(text, a, b)]
+
+
+def group_sentences(text: str, spans: list[tuple[int, int]], budget: Budget,
+                    cfg: SemanticConfig) -> tuple[list[int], int, float]:
+    """The group of every sentence (cut at the breakpoints, split where a group is over the
+    limit, a group under ``min_size`` joined to its nearer neighbour), the number of embeddings
+    made and the seconds they took."""
+    from ..embed import load_embedder
+
+    if len(spans) < 2:
+        log.debug("one sentence: nothing to compare")
+        return [0] * len(spans), 0, 0.0
+    sentences = [_SPACE_RUN.sub(" ", strip_space(text[a:b])) for a, b in spans]
+    w = cfg.window
+    windows = [" ".join(sentences[max(0, i - w):i + w + 1]) for i in range(len(sentences))]
+    embedder = load_embedder(cfg.embedder)
+    started = time.perf_counter()
+    vectors = embedder.embed_passages(_fit(windows, embedder))
+    seconds = time.perf_counter() - started
+    distances = 1.0 - np.einsum("ij,ij->i", vectors[:-1], vectors[1:])
+    cuts_at = breakpoints(distances, cfg.threshold, cfg.amount).tolist()
+    ranges = []
+    for i, j in zip([0, *[c + 1 for c in cuts_at]], [*cuts_at, len(spans) - 1]):
+        ranges.extend(_split_to_fit(i, j, spans, distances, budget, cfg.overlap))
+    ranges = _join_small(ranges, spans, distances, budget, cfg.min_size, cfg.overlap)
+    groups = [0] * len(spans)
+    for g, (i, j) in enumerate(ranges):
+        groups[i:j + 1] = [g] * (j - i + 1)
+    return groups, len(windows), seconds
 
 
 def _with_stats(chunk: Chunk, stats: dict) -> Chunk:

@@ -18,7 +18,8 @@ from ..text import is_blank
 from .budget import Budget
 from .chunks import Draft, as_document, make_chunks
 from .config import SizeConfig, StructureConfig, as_config
-from .engine import RECURSIVE_LEVELS, no_barrier, pack, split
+from .engine import RECURSIVE_LEVELS, Piece, no_barrier, pack, split
+from .packer import greedy
 from .units import ATTACH, ITEMS, ROWS, Section, Unit, merge_siblings, sections
 
 
@@ -30,17 +31,25 @@ class UnitPacker:
         self.sizer = budget.unit_sizer
         self.out: list[Draft] = []
         self.path: tuple[str, ...] = ()  # of the section being packed
+        self._costs: dict[str, int] = {"": 0}
+        self._fits: dict[tuple[int, int, str], bool] = {}  # the packing loop asks again
 
     def cost(self, context: str) -> int:
         """Units a context adds in front of a body (the model's overhead counted once)."""
-        if not context:
-            return 0
-        return self.sizer.count(context) - self.budget.unit_measure.overhead
+        got = self._costs.get(context)
+        if got is None:
+            got = self._costs[context] = self.sizer.count(context) - self.budget.unit_measure.overhead
+        return got
 
     def fits(self, a: int, b: int, context: str) -> bool:
         """Real check of context + body against every limit."""
-        text = context + self.doc.text[a:b]
-        return all(sizer.count(text) <= lim for sizer, _, lim in self.budget.limits)
+        key = (a, b, context)
+        got = self._fits.get(key)
+        if got is None:
+            text = context + self.doc.text[a:b]
+            got = self._fits[key] = all(sizer.count(text) <= lim
+                                        for sizer, _, lim in self.budget.limits)
+        return got
 
     def emit(self, a: int, b: int, context: str) -> None:
         if not is_blank(self.doc.text, a, b):
@@ -73,16 +82,8 @@ class UnitPacker:
         """Runs of parts (rows, items) packed greedily from ``start``; ``ends``: where each part
         ends. The first run has ``context`` in front, the others ``head``; a part too long on its
         own is split as text. The line break before a part opens its run."""
-        ctx, i = context, 0
-        while i < len(ends):
-            j = i
-            while j + 1 < len(ends) and self.fits(start, ends[j + 1], ctx):
-                j += 1
-            if not self.fits(start, ends[j], ctx):
-                self.split_text(start, ends[j], ctx)
-            else:
-                self.emit(start, ends[j], ctx)
-            start, ctx, i = ends[j], head, j + 1
+        parts = [Piece(a, b, 0, False) for a, b in zip((start, *ends), ends)]
+        greedy(parts, _Groups(self, context, head), start)
 
     def rows(self, unit: Unit, start: int, context: str) -> None:
         """Row groups; the first holds the header rows as written, the others get them as
@@ -113,30 +114,69 @@ class UnitPacker:
         between them opens this one), greedily; a unit that does not fit alone is split by its
         rule. A heading is never a chunk of its own: it opens the chunk of what follows it."""
         self.path = sec.path
-        cur: tuple[int, int] | None = None
-        heads_only = False
-        pos = start
-        join = self.cfg.join_blocks
-        for unit in sec.units:
-            a = cur[0] if cur else pos
-            if ((join or cur is None or heads_only)
-                    and self.budget.fits(a, unit.end, reserve=self.cost(context))
-                    and self.fits(a, unit.end, context)):
-                heads_only = (cur is None or heads_only) and unit.rule == ATTACH
-                cur = (a, unit.end)
-                continue
-            if cur and not heads_only:
-                self.emit(cur[0], cur[1], context)
-                pos = cur[1]
-            cur, heads_only = None, False
-            if self.fits(pos, unit.end, context):
-                cur = (pos, unit.end)
-                heads_only = unit.rule == ATTACH
-            else:
-                self.too_long(unit, pos, context)
-                pos = unit.end
-        if cur:
-            self.emit(cur[0], cur[1], context)
+        greedy(sec.units, _Units(self, context), start)
+
+
+class _Units:
+    """A section's packing: a unit joins the chunk before (with ``join_blocks``, or always after
+    headings alone) where it fits by estimate and for real; one too long alone is split by its
+    rule from where the chunk opens (headings before it included)."""
+
+    contiguous = True
+    first_alone = True
+
+    def __init__(self, packer: UnitPacker, context: str) -> None:
+        self.packer, self.context = packer, context
+        self.reserve = packer.cost(context)
+
+    def joins(self, a: int, last: Unit, item: Unit, opening: bool) -> bool:
+        p = self.packer
+        if opening:
+            return p.fits(a, item.end, self.context)
+        return (p.cfg.join_blocks and p.budget.fits(a, item.end, reserve=self.reserve)
+                and p.fits(a, item.end, self.context))
+
+    def fits(self, a: int, b: int) -> bool:
+        return self.packer.fits(a, b, self.context)
+
+    def attaches(self, item: Unit) -> bool:
+        return item.rule == ATTACH
+
+    def emit(self, a: int, b: int) -> None:
+        self.packer.emit(a, b, self.context)
+
+    def too_long(self, a: int, item: Unit) -> tuple[int, list[Unit]]:
+        self.packer.too_long(item, a, self.context)
+        return item.end, []
+
+
+class _Groups:
+    """Table rows or list items: parts join while they fit for real; the first run has the
+    section's context in front, every later one ``head``; a part too long alone is split as text."""
+
+    contiguous = True
+    first_alone = False
+
+    def __init__(self, packer: UnitPacker, context: str, head: str) -> None:
+        self.packer, self.context, self.head = packer, context, head
+
+    def joins(self, a: int, last: Piece, item: Piece, opening: bool) -> bool:
+        return self.packer.fits(a, item.end, self.context)
+
+    def fits(self, a: int, b: int) -> bool:
+        return self.packer.fits(a, b, self.context)
+
+    def attaches(self, item: Piece) -> bool:
+        return False
+
+    def emit(self, a: int, b: int) -> None:
+        self.packer.emit(a, b, self.context)
+        self.context = self.head
+
+    def too_long(self, a: int, item: Piece) -> tuple[int, list[Piece]]:
+        self.packer.split_text(a, item.end, self.context)
+        self.context = self.head
+        return item.end, []
 
 
 def structure(document: Document | str, config: SizeConfig = StructureConfig()) -> list[Chunk]:
