@@ -157,3 +157,22 @@ def test_words_follow_the_one_whitespace():
     assert m.count(0, len(text)) == 4
     assert m.ends.tolist() == [len("two\x0bglued\x1fwords"), len(text) - len("\u00a0three\u3000more"),
                                len(text) - len("\u3000more"), len(text)]
+
+
+def test_chunk_ids_do_not_depend_on_where_the_tokenizer_file_lies(minilm_path, tmp_path):
+    """A tokenizer.json is known by its content: the same file in another folder (another
+    checkout, another machine's venv) gives the same chunk ids; another tokenizer does not."""
+    import shutil
+
+    import seamcut
+
+    copy = tmp_path / "elsewhere" / "tokenizer.json"
+    copy.parent.mkdir()
+    shutil.copy(minilm_path, copy)
+    text = "Whitefly: 2 ml per litre.\n\nAphid: 3 ml per litre. Repeat after 7 days."
+    here = seamcut.chunk(text, "recursive", size=16, overlap=0, tokenizer=str(minilm_path))
+    there = seamcut.chunk(text, "recursive", size=16, overlap=0, tokenizer=str(copy))
+    assert load_sizer(str(minilm_path)).name != load_sizer(str(copy)).name  # messages name the file
+    assert [c.id for c in here] == [c.id for c in there]
+    other = seamcut.chunk(text, "recursive", size=16, overlap=0)
+    assert [(c.start, c.end) for c in other] != [] and {c.id for c in other}.isdisjoint(c.id for c in here)

@@ -56,7 +56,8 @@ class SizeConfig:
     def fingerprint(self, strategy: str, sizer: Sizer) -> str:
         """A short hash of the strategy name and every option, with the tokenizer by identity."""
         fields = {f.name: getattr(self, f.name) for f in dataclass_fields(self) if f.name != "tokenizer"}
-        return stable_hash(strategy, json.dumps(fields, sort_keys=True, default=_identity), sizer.name)
+        return stable_hash(strategy, json.dumps(fields, sort_keys=True, default=_identity),
+                           sizer.identity)
 
 
 def _identity(value: Any) -> str:

@@ -120,6 +120,7 @@ class HFTokenizerSizer(Sizer):
             log.warning("%s: %s", name, n)
         self.tokenizer = tok
         self.name = name
+        self._identity = f"hf:{stable_tokenizer_hash(tok)}"
         self.max_input = max_input
         self.prefix = prefix
         self.notes = tuple(notes)
@@ -128,6 +129,11 @@ class HFTokenizerSizer(Sizer):
         self._trailing_exact = bool(pre & _SPACE_DROPPING_PRETOKENIZERS)
         probe = "hello"
         self.overhead = self.count(probe) - len(tok.encode(probe, add_special_tokens=False).ids)
+
+    @property
+    def identity(self) -> str:
+        """The tokenizer's content (its JSON, counting settings applied), not its file's path."""
+        return self._identity
 
     def count(self, text: str) -> int:
         return len(self.tokenizer.encode(self.prefix + text).ids)

@@ -17,7 +17,7 @@ UNITS: tuple[str, ...] = ("tokens", "words", "chars")
 class Sizer(ABC):
     """Counts text in one unit (``unit``: model tokens, words or characters)."""
 
-    #: stable identity, part of every chunk config's fingerprint
+    #: what messages and reports call the sizer (a tokenizer file's path, say)
     name: str = ""
     unit: Unit = "tokens"
     #: the model's maximum input in tokens, special tokens included (None: unknown / no model)
@@ -31,6 +31,13 @@ class Sizer(ABC):
     @abstractmethod
     def count(self, text: str) -> int:
         """The real size of ``text`` embedded on its own, in ``unit``, overhead included."""
+
+    @property
+    def identity(self) -> str:
+        """What chunk ids depend on (part of every chunk config's fingerprint): the same on every
+        machine for the same tokenizer, wherever its file lies. ``name`` unless a backend knows
+        better."""
+        return self.name
 
     def count_many(self, texts: Sequence[str]) -> list[int]:
         """``count`` of each text, in order."""
