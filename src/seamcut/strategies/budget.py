@@ -11,13 +11,22 @@ class Budget:
     of ``size`` to keep free (for overlap or a context put in front); it never applies to the
     model's maximum input."""
 
-    def __init__(self, text: str, cfg: SizeConfig, embedded: bool = True) -> None:
+    def __init__(self, text: str, cfg: SizeConfig, embedded: bool = True,
+                 like: "Budget | None" = None) -> None:
         """``embedded=False``: chunks that are never embedded (parents sent to the model as
-        context), so the embedding model's maximum input does not bound them."""
+        context), so the embedding model's maximum input does not bound them. ``like``: a budget
+        of the same text and tokenizer (another size of the same document), whose measure and
+        real counts are reused instead of tokenizing the document again."""
         self.text = text
-        self.token_sizer: Sizer = load_sizer(cfg.tokenizer)
+        if like is not None and like.text is text:
+            self.token_sizer: Sizer = like.token_sizer
+            self.token_measure: Measure = like.token_measure
+            self.counted: dict[tuple[int, int, str], int] = like.counted
+        else:
+            self.token_sizer = load_sizer(cfg.tokenizer)
+            self.token_measure = require_offsets(self.token_sizer).measure(text)
+            self.counted = {}  # real token counts, by (start, end, context)
         max_input = self.token_sizer.max_input if embedded else None
-        self.token_measure: Measure = require_offsets(self.token_sizer).measure(text)
         if cfg.unit == "tokens":
             if max_input is not None and cfg.size > max_input:
                 raise ValueError(f"size {cfg.size} tokens is over the model's maximum input of "
@@ -26,8 +35,11 @@ class Budget:
             self.limits: list[tuple[Sizer, Measure, int]] = [
                 (self.token_sizer, self.token_measure, cfg.size)]
         else:
-            self.unit_sizer = unit_sizer(cfg.unit)
-            self.unit_measure = self.unit_sizer.measure(text)
+            if like is not None and like.text is text and like.unit_sizer.unit == cfg.unit:
+                self.unit_sizer, self.unit_measure = like.unit_sizer, like.unit_measure
+            else:
+                self.unit_sizer = unit_sizer(cfg.unit)
+                self.unit_measure = self.unit_sizer.measure(text)
             self.limits = [(self.unit_sizer, self.unit_measure, cfg.size)]
             if max_input is not None:
                 self.limits.append((self.token_sizer, self.token_measure, max_input))
@@ -36,7 +48,6 @@ class Budget:
             raise ValueError(f"size {cfg.size} {cfg.unit} leaves {room} beside the "
                              f"{self.unit_measure.overhead} the model adds to every text: "
                              f"not more than the overlap ({cfg.overlap})")
-        self.counted: dict[tuple[int, int], int] = {}   # real token counts already made
 
     def fits(self, a: int, b: int, reserve: int = 0) -> bool:
         """Whether ``text[a:b]`` fits by estimate, ``reserve`` units kept free."""
@@ -61,25 +72,27 @@ class Budget:
             if est > lim:
                 return False
             if m.needs_check(a, b, est, lim):
-                real = sizer.count(self.text[a:b])
-                if sizer is self.token_sizer:
-                    self.counted[(a, b)] = real
+                real = self.real(a, b) if sizer is self.token_sizer else sizer.count(self.text[a:b])
                 if real > lim:
                     return False
         return True
 
+    def real(self, a: int, b: int, context: str = "") -> int:
+        """The model's real token count of ``context + text[a:b]``, counted once per span and
+        context (packers ask again, and the chunk factory asks for the chunks they keep)."""
+        key = (a, b, context)
+        got = self.counted.get(key)
+        if got is None:
+            got = self.counted[key] = self.token_sizer.count(context + self.text[a:b])
+        return got
+
     def tokens(self, a: int, b: int, context: str = "") -> int:
         """The model's token count of ``context + text[a:b]`` on its own (real where one was
         made, and always with a context)."""
-        if context:
-            return self.token_sizer.count(context + self.text[a:b])
-        got = self.counted.get((a, b))
-        if got is not None:
-            return got
+        if context or (a, b, "") in self.counted:
+            return self.real(a, b, context)
         m = self.token_measure
         est = m.count(a, b)
         if m.margin or m.needs_check(a, b, est, 1 << 30):
-            got = self.token_sizer.count(self.text[a:b])
-            self.counted[(a, b)] = got
-            return got
+            return self.real(a, b)
         return est

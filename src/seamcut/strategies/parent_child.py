@@ -32,9 +32,10 @@ def parent_child(document: Document | str, config: SizeConfig = ParentChildConfi
                                      join_blocks=cfg.parents == "sections")
     if is_blank(doc.text):
         return []
-    parents = structure_chunks(doc, parent_cfg, "parent-child", embedded=False)
     budget = Budget(doc.text, cfg)
     outline = Outline(doc)
+    parents = structure_chunks(doc, parent_cfg, "parent-child", embedded=False, like=budget,
+                               outline=outline)
     drafts = cut_at(doc.text, structure_drafts(doc, cfg, budget, outline), [p.start for p in parents])
     fp = cfg.fingerprint("parent-child", budget.token_sizer)
     return group_under_parents(doc.text, parents,

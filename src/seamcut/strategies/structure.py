@@ -46,9 +46,11 @@ class UnitPacker:
         key = (a, b, context)
         got = self._fits.get(key)
         if got is None:
-            text = context + self.doc.text[a:b]
-            got = self._fits[key] = all(sizer.count(text) <= lim
-                                        for sizer, _, lim in self.budget.limits)
+            budget = self.budget
+            got = self._fits[key] = all(
+                (budget.real(a, b, context) if sizer is budget.token_sizer
+                 else sizer.count(context + self.doc.text[a:b])) <= lim
+                for sizer, _, lim in budget.limits)
         return got
 
     def emit(self, a: int, b: int, context: str) -> None:
@@ -201,15 +203,17 @@ def structure_drafts(doc: Document, cfg: StructureConfig, budget: Budget,
 
 
 def structure_chunks(document: Document | str, config: SizeConfig, name: str,
-                     embedded: bool = True) -> list[Chunk]:
+                     embedded: bool = True, like: Budget | None = None,
+                     outline: Outline | None = None) -> list[Chunk]:
     """The structure strategy's chunks under another strategy ``name`` (parent-child uses it
-    for parents, which are not embedded: ``embedded=False``)."""
+    for parents, which are not embedded: ``embedded=False``, with the measure of its children's
+    ``Budget`` and their ``outline``)."""
     doc = as_document(document)
     if is_blank(doc.text):
         return []
     cfg = as_config(config, StructureConfig)
-    budget = Budget(doc.text, cfg, embedded=embedded)
-    outline = Outline(doc)
+    budget = Budget(doc.text, cfg, embedded=embedded, like=like)
+    outline = outline or Outline(doc)
     drafts = structure_drafts(doc, cfg, budget, outline)
     return make_chunks(doc, drafts, budget, name, cfg.fingerprint(name, budget.token_sizer), outline)
 
