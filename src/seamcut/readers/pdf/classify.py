@@ -4,10 +4,9 @@ its numbering, and what follows it (a layout heading needs body text after it)."
 from __future__ import annotations
 
 import re
-from collections import Counter
 
 from .blocks import Block, same_line
-from .headings import HeadingScale
+from .headings import HeadingScale, char_sizes
 from .layout import is_bold_font
 from .markers import list_marker
 from .page import Key, Page
@@ -65,10 +64,7 @@ def _page_body_sizes(pages: list[Page], body: float) -> list[float]:
     size and a good deal at its own (a flyer may set all its body text smaller)."""
     out = []
     for pg in pages:
-        c: Counter[float] = Counter()
-        for b in pg.blocks:
-            for sg in b.segments:
-                c[sg.size] += len(sg.text)
+        c = char_sizes(pg.blocks)
         size, n = c.most_common(1)[0] if c else (body, 0)
         out.append(size if n >= 300 and not any(abs(k - body) <= 0.25 for k in c) else body)
     return out

@@ -91,7 +91,7 @@ class PageSource:
                                            upright)
         res = Page(self.number, self.width, self.height, "pdfium",
                    blocks=tag_blocks(layout_page(upright, self.width, tables), tag_of))
-        if has_images(self.page) and invisible_text(self.pdoc, self.index):
+        if has_images(self.page) and invisible_text(self.page):
             self.notes.append("text layer is invisible (OCR) text")
         return res
 
@@ -130,7 +130,7 @@ def no_text_layer(src: PageSource) -> Page | None:
     res = Page(src.number, src.width, src.height, "none")
     if src.ocr == "never":
         src.notes.append("no text layer; OCR off (ocr='never')")
-    elif not has_marks(src.pdoc, src.index):
+    elif not has_marks(src.page):
         src.notes.append("blank page")
     else:
         res.extractor = OCR_PENDING

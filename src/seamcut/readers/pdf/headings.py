@@ -20,13 +20,18 @@ class HeadingScale:
     title: Key | None
 
 
+def char_sizes(blocks: list[Block]) -> Counter[float]:
+    """Font size (pt) -> how many characters of the blocks' lines are set in it."""
+    c: Counter[float] = Counter()
+    for b in blocks:
+        for s in b.segments:
+            c[s.size] += len(s.text)
+    return c
+
+
 def body_size(pages: list[Page]) -> float:
     """The font size (pt) most characters of the laid-out pages have; 10 where there are none."""
-    c: Counter[float] = Counter()
-    for pg in pages:
-        for b in pg.blocks:
-            for s in b.segments:
-                c[s.size] += len(s.text)
+    c = char_sizes([b for pg in pages for b in pg.blocks])
     return c.most_common(1)[0][0] if c else 10.0
 
 

@@ -133,8 +133,6 @@ def _segment(words: list[Word]) -> Segment:
                    italic)
 
 
-
-
 def make_blocks(segments: list[Segment]) -> list[Block]:
     """Group segments into blocks: a segment continues a block whose last line is just above it,
     overlaps it horizontally and has the same size and weight; a list marker, a big vertical gap
@@ -243,7 +241,6 @@ def reading_order(blocks: Sequence[Any]) -> list[int]:
             if indeg[j] == 0 and not done[j]:
                 heapq.heappush(heap, ((blocks[j].top, blocks[j].x0), j))
     return order
-
 
 
 def layout_page(words: list[Word], width: float, tables: list[Block] | None = None) -> list[Block]:

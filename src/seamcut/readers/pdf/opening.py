@@ -36,9 +36,7 @@ def open_pdf(p: Path, password: str | None):
     except pdfium.PdfiumError as exc:
         msg = str(exc)
         if "password" in msg.lower():
-            if password is None:
-                raise InputError(p, "encrypted; pass --password") from None
-            raise InputError(p, "encrypted; wrong password") from None
+            raise _encrypted(p, password) from None
         raise InputError(p, f"corrupt or unreadable PDF ({msg})") from None
     if len(doc) == 0:
         doc.close()
@@ -54,10 +52,14 @@ def open_plumber(p: Path, password: str | None):
     try:
         return pdfplumber.open(str(p), password=password or "")
     except PDFPasswordIncorrect:
-        raise InputError(p, "encrypted; pass --password" if password is None else
-                         "encrypted; wrong password") from None
+        raise _encrypted(p, password) from None
     except Exception as exc:  # pdfminer raises many kinds on broken files
         raise InputError(p, f"corrupt or unreadable PDF ({type(exc).__name__}: {exc})") from None
+
+
+def _encrypted(p: Path, password: str | None) -> InputError:
+    """The error for an encrypted file opened without its password, or with a wrong one."""
+    return InputError(p, "encrypted; pass --password" if password is None else "encrypted; wrong password")
 
 
 class LazyPlumber:

@@ -86,35 +86,29 @@ def ocr_elements(res: Any) -> list[Plain]:
     return out
 
 
-def invisible_text(pdoc, index: int) -> bool:
-    """Whether every text object on the page is drawn in render mode 3 (an OCR text layer)."""
+def invisible_text(page) -> bool:
+    """Whether every text object on a pypdfium2 page is drawn in render mode 3 (an OCR text
+    layer)."""
     try:
         import pypdfium2.raw as raw
 
-        page = pdoc[index]
-        try:
-            modes = [raw.FPDFTextObj_GetTextRenderMode(o.raw)
-                     for o in page.get_objects(filter=[raw.FPDF_PAGEOBJ_TEXT], max_depth=2)]
-        finally:
-            page.close()
+        modes = [raw.FPDFTextObj_GetTextRenderMode(o.raw)
+                 for o in page.get_objects(filter=[raw.FPDF_PAGEOBJ_TEXT], max_depth=2)]
         return bool(modes) and all(m == raw.FPDF_TEXTRENDERMODE_INVISIBLE for m in modes)
     except Exception:
         return False
 
 
-def has_marks(pdoc, index: int) -> bool:
-    """Whether a page draws anything (an image, a path, a form, a shading)."""
+def has_marks(page) -> bool:
+    """Whether a pypdfium2 page draws anything (an image, a path, a form, a shading)."""
     import pypdfium2.raw as raw
 
-    page = pdoc[index]
     try:
         kinds = (raw.FPDF_PAGEOBJ_IMAGE, raw.FPDF_PAGEOBJ_PATH, raw.FPDF_PAGEOBJ_FORM,
                  raw.FPDF_PAGEOBJ_SHADING)
         return any(True for _ in page.get_objects(filter=list(kinds), max_depth=1))
     except Exception:
         return True
-    finally:
-        page.close()
 
 
 def has_images(page) -> bool:
