@@ -55,15 +55,13 @@ def search_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
 ) -> None:
     """Print the chunks that best answer a question, with score, source, pages and heading path."""
-    from ..index import Index, IndexConfigError
+    from ..index import Index
     try:
         hits = Index(db).search(query, k, mode=mode.value, where=where, max_tokens=max_tokens)
-    except IndexConfigError:
-        raise  # no index, or another one's settings: the usual error path
     except Exception as exc:  # a bad --where reaches us from LanceDB's SQL parser
         if where and type(exc).__name__ in ("ValueError", "RuntimeError", "LanceError", "ArrowInvalid"):
             fail(f"--where {where!r}: {str(exc).splitlines()[0]}")
-        raise
+        raise  # the usual error path (an IndexConfigError: no index, or another one's settings)
     if as_json:
         print(json.dumps(hits_json(hits), ensure_ascii=False, indent=1))
     else:

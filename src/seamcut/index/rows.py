@@ -89,7 +89,7 @@ def _file_name(source: str) -> str:
 
 
 def document_row(doc: Document, digest: str) -> dict[str, Any]:
-    return {"doc_id": doc.id, "source": doc.source, "file": Path(doc.source).name, "hash": digest,
+    return {"doc_id": doc.id, "source": doc.source, "file": _file_name(doc.source), "hash": digest,
             "language": doc.language, "pages": len(doc.page_starts),
             "metadata": json.dumps(dict(doc.metadata), ensure_ascii=False, default=str)}
 
