@@ -32,7 +32,7 @@ import numpy as np
 from .embed import LongInput
 from .model import Document
 from .text.ranges import Span, union_ranges
-from .text.space import SPACE, SPACE_SET, WORD, count_words, is_blank, space_mask
+from .text.space import SPACE, SPACE_SET, WORD, count_words, is_blank, solid_prefix, space_mask
 from .tokens import UNITS, Sizer, load_sizer
 
 #: the most occurrences of one chunk's text considered when placing it in a document
@@ -450,7 +450,7 @@ class _Placer:
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.solid = np.concatenate(([0], np.cumsum(~space_mask(text), dtype=np.int64)))
+        self.solid = solid_prefix(text)
         self._norm: tuple[str, list[int]] | None = None
 
     def nonspace(self, a: int, b: int) -> int:

@@ -42,7 +42,17 @@ def count_words(text: str) -> int:
     return len(WORD.findall(text))
 
 
+def code_points(text: str) -> np.ndarray:
+    """The code points of ``text``, one ``uint32`` each (lone surrogates included)."""
+    return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
+
+
 def space_mask(text: str) -> np.ndarray:
     """One bool per code point of ``text``: True where it is whitespace."""
-    cps = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
-    return np.isin(cps, _SPACE_CODES)
+    return np.isin(code_points(text), _SPACE_CODES)
+
+
+def solid_prefix(text: str) -> np.ndarray:
+    """Non-whitespace characters before each offset of ``text``: ``len(text) + 1`` counts, the
+    first 0, so ``text[a:b]`` holds ``out[b] - out[a]`` of them."""
+    return np.concatenate(([0], np.cumsum(~space_mask(text), dtype=np.int64)))

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ..text.space import SPACE_SET
+from ..text.space import SPACE_SET, code_points
 from .measure import Measure
 from .pieces import piece_ends, split_pieces
 from .sizer import Sizer
@@ -65,8 +65,7 @@ class E5Sizer(Sizer):
 
         # where the rebuild may differ: characters it cannot normalise like the model, and unknown
         # characters (the model counts one token each, the rebuild fuses runs of them)
-        cps = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype="<u4")
-        marks = np.flatnonzero(np.isin(cps, self._unreliable_codes)).tolist()
+        marks = np.flatnonzero(np.isin(code_points(text), self._unreliable_codes)).tolist()
         for k, e in enumerate(encs):
             ids = e.ids
             if _E5_UNK in ids:

@@ -155,7 +155,7 @@ class HFTokenizerSizer(Sizer):
 
         return Measure.pieces(text, seg, [len(e) for e in encs], fine, overhead=self.overhead,
                               margin=self._margin, exact_midword=False,
-                              exact_trailing_space=self._trailing_exact, checkpoints=seams)
+                              exact_trailing_space=False, checkpoints=seams)
 
 
 def stable_tokenizer_hash(tok: Any) -> str:

@@ -44,9 +44,7 @@ def load_sizer(spec: Any = None) -> Sizer:
         sizer: Sizer = E5Sizer()
     elif isinstance(spec, str) and spec.startswith("tiktoken:"):
         sizer = TiktokenSizer(spec.split(":", 1)[1])
-    elif isinstance(spec, (str, Path)):
-        sizer = HFTokenizerSizer(spec)
-    elif type(spec).__name__ == "Tokenizer":
+    elif isinstance(spec, (str, Path)) or type(spec).__name__ == "Tokenizer":
         sizer = HFTokenizerSizer(spec)
     else:
         raise TypeError(f"cannot make a tokenizer from {type(spec).__name__}: give None, 'default', "

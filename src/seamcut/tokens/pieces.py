@@ -12,7 +12,7 @@ from typing import Sequence
 import numpy as np
 
 from ..text.segment import paragraph_gaps
-from ..text.space import SPACE_SET, space_mask
+from ..text.space import SPACE_SET, solid_prefix
 
 #: documents are tokenized in pieces of at most this many characters (cut at whitespace)
 SEGMENT_CHARS = 16384
@@ -64,7 +64,7 @@ def token_ends(text: str, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
     if not len(ends):
         return ends
     ends = np.maximum(ends, 1)
-    content = np.concatenate(([0], np.cumsum(~space_mask(text), dtype=np.int64)))
+    content = solid_prefix(text)
     blank = content[np.minimum(ends, len(text))] == content[np.minimum(starts, len(text))]
     if blank.any():
         solid = np.flatnonzero(~blank)
