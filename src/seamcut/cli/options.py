@@ -47,6 +47,14 @@ Languages = Annotated[Optional[str], typer.Option(
 Password = Annotated[Optional[str], typer.Option("--password", help="Password of encrypted PDFs.")]
 Workers = Annotated[Optional[int], typer.Option(
     "--workers", help="Processes reading files (default: one per core).")]
+Timeout = Annotated[float, typer.Option(
+    "--timeout", help="Seconds one file may take to read and cut before it is stopped and "
+                      "reported (0: no limit).")]
+Batch = Annotated[int, typer.Option(
+    "--batch", help="Chunks embedded and written at a time (a stopped run loses at most one batch).")]
+MemoryCap = Annotated[int, typer.Option(
+    "--memory-cap", help="MiB one file's reading may hold (its worker and Tesseract) before it is "
+                         "stopped and reported (0: no cap).")]
 
 # -- how to cut -----------------------------------------------------------------------------------
 Strategy = Annotated[str, typer.Option("--strategy", "-s", help=STRATEGY_HELP)]

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 if TYPE_CHECKING:
+    from ..build import BuildReport
     from ..evaluate import CompareResult, Comparison
     from ..index import Hit
     from ..model import Document
@@ -84,6 +85,34 @@ def print_failures(failures: Sequence[object], total: int) -> None:
         err.print(f"[red]{len(failures)} of {total} file(s) failed:[/]")
         for f in failures:
             err.print(f"  [red]✗[/] {f}")
+
+
+def print_build(report: "BuildReport", db: object, rows: int) -> None:
+    """What ``seamcut index`` did: files added, replaced, unchanged and failed, rows written, and
+    a table per stage (items, pages, tokens, seconds, rates)."""
+    r = report
+    err.print(f"{db}: {len(r.added)} file(s) added, {len(r.replaced)} replaced, {len(r.unchanged)} "
+              f"unchanged, {len(r.failures)} failed; {r.chunks} chunk(s) written"
+              + (f" with {r.parents} parent(s)" if r.parents else "")
+              + f", {r.embedded} embedded; {rows} in the index"
+              + (f"; {len(r.recovered)} half-written document(s) of a stopped run redone" if r.recovered else ""))
+    if not (r.added or r.replaced):
+        return
+    table = Table(title=f"{r.pages:,} pages, {r.tokens:,} tokens in {r.seconds:.1f} s "
+                        f"({r.pages / max(r.seconds, 1e-9):.2f} pages/s end to end)",
+                  title_justify="left")
+    for col in ("stage", "items", "pages", "tokens", "seconds", "pages/s", "tokens/s"):
+        table.add_column(col, justify="left" if col == "stage" else "right")
+    for st in r.stages.values():
+        if not (st.items or st.seconds):
+            continue
+        pps, tps = st.per_second("pages"), st.per_second("tokens")
+        table.add_row(st.name, f"{st.items:,}", f"{st.pages:,}" if st.pages else "",
+                      f"{st.tokens:,}" if st.tokens else "", f"{st.seconds:.1f}",
+                      f"{pps:.2f}" if pps else "", f"{tps:,.0f}" if tps else "")
+    err.print(table)
+    err.print("seconds: CPU time in the workers for reading and cutting, busy time for the others; "
+              "the stages overlap, so they add up to more than the wall-clock time")
 
 
 # -- search hits (`seamcut search`) ---------------------------------------------------------------

@@ -7,10 +7,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from ..api import chunk as chunk_document
 from .errors import fail
-from .options import Mode, ModeOption, Model, Paths, ReadFlags, StrategyFlags, Workers
-from .render import err, hits_json, print_failures, print_hits
+from .options import (Batch, MemoryCap, Mode, ModeOption, Model, Paths, ReadFlags, StrategyFlags, Timeout,
+                      Workers)
+from .render import hits_json, print_build, print_failures, print_hits
 
 Db = Annotated[Path, typer.Option("--db", help="Index folder (created by `seamcut index` if missing).")]
 
@@ -23,23 +23,28 @@ def index_command(
     reading: ReadFlags = ReadFlags(),
     rebuild: Annotated[bool, typer.Option("--rebuild", help="Delete the index folder first.")] = False,
     workers: Workers = None,
+    timeout: Timeout = 1800.0,
+    memory_cap: MemoryCap = 1536,
+    batch: Batch = 512,
 ) -> None:
-    """Read, chunk, embed and store documents in an on-disk index; unchanged files are skipped."""
-    from ..corpus import read_corpus
+    """Read, chunk, embed and store documents in an on-disk index; unchanged files are skipped.
+
+    Files are read and cut in worker processes, embedded and written in batches as they come;
+    a stopped run (even killed) resumes where it was when run again."""
+    from ..build import build_index
+    from ..corpus import Limits
     from ..index import Index, remove_index
     name, opts = cutting.resolve()
     if rebuild:
         remove_index(db)
     index = Index(db, strategy=name, options=opts, model=model)
-    corpus = read_corpus(paths, options=reading.options(), catalog=reading.load_catalog(), workers=workers)
-    report = index.update(corpus.documents, lambda d: chunk_document(d, strategy=name, **opts),
-                          corpus.hashes)
-    err.print(f"{db}: {len(report.added)} file(s) added, {len(report.replaced)} replaced, "
-              f"{len(report.unchanged)} unchanged; {report.chunks} chunk(s) written"
-              + (f" with {report.parents} parent(s)" if report.parents else "")
-              + f", {report.embedded} embedded; {index.count()} in the index")
-    print_failures(corpus.failures, len(corpus.failures) + len(corpus.documents))
-    if corpus.failures:
+    limits = Limits(workers, timeout or None, memory_cap or None)
+    report = build_index(index, paths, name, opts, read_options=reading.options(),
+                         catalog=reading.load_catalog(), limits=limits, batch_texts=batch)
+    print_build(report, db, index.count())
+    print_failures(report.failures, len(report.failures) + len(report.added) + len(report.replaced)
+                   + len(report.unchanged))
+    if report.failures:
         raise typer.Exit(1)
 
 

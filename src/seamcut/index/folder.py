@@ -20,7 +20,8 @@ from .matrix import MATRIX_BYTES, Matrix, fits
 from .rows import chunk_row, document_row, is_parent, searchable, text_hash
 from .search import (Hit, Mode, by_parent, by_vector, by_words, check_query, combine,
                      normalise_query, parent_of)
-from .settings import IndexConfigError, ParentTextRank, Settings
+from . import journal
+from .settings import SETTINGS_FILE, IndexConfigError, ParentTextRank, Settings
 from .store import HIT_COLUMNS, Store, text_rows
 
 
@@ -36,6 +37,20 @@ class UpdateReport:
     chunk_seconds: float = 0.0
     embed_seconds: float = 0.0
     write_seconds: float = 0.0
+
+
+@dataclass
+class Cut:
+    """One document ready to store: every chunk it was cut into (parent-child parents
+    included), its file's hash, and the vectors of its searchable chunks, in their order."""
+    document: Document
+    digest: str
+    chunks: list[Chunk]
+    vectors: np.ndarray | None = None
+
+    @property
+    def searchable(self) -> list[Chunk]:
+        return searchable(self.chunks)
 
 
 class Index:
@@ -71,6 +86,11 @@ class Index:
         self._matrix: Matrix | None = None
         self.path.mkdir(parents=True, exist_ok=True)
         self.store = Store(self.path)
+        self._files: dict[str, dict[str, Any]] | None = None
+        self._finished: bool | None = None
+        self._saved = (self.path / SETTINGS_FILE).is_file()
+        #: documents a killed build had half written, removed on opening (``recover``)
+        self.recovered = self.recover()
 
     @property
     def db(self) -> Any:
@@ -91,55 +111,124 @@ class Index:
 
     @property
     def files(self) -> dict[str, dict[str, Any]]:
-        """Indexed files by source: their hash, document id and chunk count."""
-        return self.settings.files
+        """Indexed files by source: their ``hash``, ``doc_id`` and ``chunks`` (parents included)."""
+        if self._files is None:
+            self._files = self.store.documents()
+        return self._files
 
     # -- writing -------------------------------------------------------------------------------
 
     def update(self, documents: Sequence[Document], chunker: Callable[[Document], list[Chunk]],
-               hashes: Mapping[str, str] | None = None) -> UpdateReport:
+               hashes: Mapping[str, str] | None = None, batch: int = 64) -> UpdateReport:
         """Add documents, replacing earlier versions of the same files; skip unchanged files.
 
         ``chunker`` cuts one document (the index's strategy); ``hashes`` maps a document's source
-        to its file's hash (None: the text's), which decides whether a file changed.
+        to its file's hash (None: the text's), which decides whether a file changed. Written
+        ``batch`` documents at a time (``write``), then the text index is brought up to date.
         """
         report = UpdateReport()
         todo: list[tuple[Document, str]] = []
         for doc in documents:
             digest = (hashes or {}).get(doc.source) or text_hash(doc.text)
-            known = self.files.get(doc.source)
-            if known and known["hash"] == digest and known["doc_id"] == doc.id:
+            if self.is_current(doc.source, digest, doc.id):
                 report.unchanged.append(doc.source)
                 continue
-            (report.replaced if known else report.added).append(doc.source)
+            (report.replaced if doc.source in self.files else report.added).append(doc.source)
             todo.append((doc, digest))
-        if not todo:
-            return report
-        t0 = time.perf_counter()
-        cut = [(doc, digest, chunker(doc)) for doc, digest in todo]
-        report.chunk_seconds = time.perf_counter() - t0
-        every = [c for _, _, cs in cut for c in cs]
-        searched = searchable(every)
-        parents = [c for c in every if is_parent(c)]
-        t0 = time.perf_counter()
-        vectors = self._embed([c.text for c in searched], report)
-        report.embed_seconds = time.perf_counter() - t0
-        t0 = time.perf_counter()
-        gone = [self.files[d.source]["doc_id"] for d, _ in todo if d.source in self.files]
-        self.store.delete(gone + [d.id for d, _ in todo])
-        docs = {d.id: d for d, _ in todo}
-        self._matrix = None
+        for i in range(0, len(todo), batch):
+            t0 = time.perf_counter()
+            cuts = [Cut(doc, digest, chunker(doc)) for doc, digest in todo[i:i + batch]]
+            t1 = time.perf_counter()
+            vectors = self._embed([c.text for cut in cuts for c in cut.searchable], report)
+            t2 = time.perf_counter()
+            at = 0
+            for cut in cuts:
+                n = len(cut.searchable)
+                cut.vectors, at = vectors[at:at + n], at + n
+            self.write(cuts)
+            report.chunk_seconds += t1 - t0
+            report.embed_seconds += t2 - t1
+            report.write_seconds += time.perf_counter() - t2
+            report.chunks += at
+            report.parents += sum(len(cut.chunks) - len(cut.searchable) for cut in cuts)
+        if todo or not self.is_finished():
+            t0 = time.perf_counter()
+            self.finish()
+            report.write_seconds += time.perf_counter() - t0
+        return report
+
+    def is_current(self, source: str, digest: str, doc_id: str | None = None) -> bool:
+        """Whether the index holds this file as it is now (same hash; same document id)."""
+        known = self.files.get(source)
+        return bool(known) and known["hash"] == digest and (doc_id is None or known["doc_id"] == doc_id)
+
+    def embed_passages(self, texts: list[str]) -> np.ndarray:
+        """Vectors of chunk texts with the index's embedder, after checking it is the one the
+        index was built with."""
+        return self._embed(texts, UpdateReport())
+
+    def write(self, cuts: Sequence[Cut]) -> None:
+        """Store a batch of documents with their chunks and vectors, replacing earlier versions
+        of the same files. Safe to kill at any moment: see ``journal``."""
+        if not cuts:
+            return
         dim = self.settings.dim
-        self.store.write("chunks", [chunk_row(c, docs[c.doc_id], v) for c, v in zip(searched, vectors)], dim)
-        self.store.write("parents", [chunk_row(c, docs[c.doc_id], None) for c in parents], dim)
-        self.store.write("documents", [document_row(d, h) for d, h in todo], dim)
-        report.write_seconds = time.perf_counter() - t0
-        report.chunks, report.parents = len(searched), len(parents)
-        for doc, digest, cs in cut:
-            self.files[doc.source] = {"hash": digest, "doc_id": doc.id, "chunks": len(cs)}
+        if dim is None:
+            raise ValueError("embed before writing: the index does not know its vectors' size yet")
+        if not self._saved:  # a killed first build must reopen as what it is
+            self.settings.save(self.path)
+            self._saved = True
+        journal.begin(self.path, {cut.document.id: cut.digest for cut in cuts})
+        gone = [self.files[cut.document.source]["doc_id"] for cut in cuts
+                if cut.document.source in self.files]
+        self.store.delete(gone + [cut.document.id for cut in cuts])
+        self._matrix = None
+        docs = {cut.document.id: cut.document for cut in cuts}
+        rows = []
+        for cut in cuts:
+            kids = cut.searchable
+            if cut.vectors is None or len(cut.vectors) != len(kids):
+                raise ValueError(f"{cut.document.source}: {len(kids)} chunks to store, "
+                                 f"{0 if cut.vectors is None else len(cut.vectors)} vectors")
+            rows += [chunk_row(c, docs[c.doc_id], v) for c, v in zip(kids, cut.vectors)]
+        self.store.write("chunks", rows, dim)
+        self.store.write("parents", [chunk_row(c, docs[c.doc_id], None) for cut in cuts
+                                     for c in cut.chunks if is_parent(c)], dim)
+        self.store.write("documents", [document_row(cut.document, cut.digest, len(cut.chunks))
+                                       for cut in cuts], dim)
+        for cut in cuts:
+            self.files[cut.document.source] = {"hash": cut.digest, "doc_id": cut.document.id,
+                                               "chunks": len(cut.chunks)}
+        journal.end(self.path)
+        self._finished = False
+
+    def recover(self) -> list[str]:
+        """Undo what a killed write left half done (see ``journal``); the sources whose rows were
+        removed (the next build writes them again)."""
+        batch = journal.pending(self.path)
+        if not batch:
+            return []
+        done = {v["doc_id"]: v["hash"] for v in self.store.documents().values()}
+        torn = [doc_id for doc_id, digest in batch.items() if done.get(doc_id) != digest]
+        self.store.delete(torn)
+        self._files = None
+        journal.end(self.path)
+        self._finished = False
+        return torn
+
+    def finish(self) -> None:
+        """After writing: bring the full-text and id indexes up to date, merge the batches' small
+        files (``Store.reindex_text``), and save the settings."""
         self._reindex_text()
         self.settings.save(self.path)
-        return report
+        self._saved = self._finished = True
+
+    def is_finished(self) -> bool:
+        """Whether everything written has been through ``finish`` (a killed build's rerun may have
+        nothing left to write but its text index to bring up to date)."""
+        if self._finished is None:
+            self._finished = self.store.is_indexed()
+        return self._finished
 
     def _embed(self, texts: list[str], report: UpdateReport) -> np.ndarray:
         emb = self.embedder

@@ -88,9 +88,11 @@ def _file_name(source: str) -> str:
     return Path(source).name
 
 
-def document_row(doc: Document, digest: str) -> dict[str, Any]:
+def document_row(doc: Document, digest: str, chunks: int) -> dict[str, Any]:
+    """A document's row: its file's ``digest``, how many ``chunks`` it was cut into (parents
+    included), and its fields."""
     return {"doc_id": doc.id, "source": doc.source, "file": _file_name(doc.source), "hash": digest,
-            "language": doc.language, "pages": len(doc.page_starts),
+            "chunks": chunks, "language": doc.language, "pages": len(doc.page_starts),
             "metadata": json.dumps(dict(doc.metadata), ensure_ascii=False, default=str)}
 
 

@@ -1,11 +1,11 @@
 """An index folder's settings, ``seamcut-index.json``: what the index was built with (strategy and
 options, model, embedder, vector dimension), how a parent-child index ranks parents by words, and
-the files it holds. Loaded, checked against what a caller asks for, and saved atomically."""
+its format. Loaded, checked against what a caller asks for, and saved atomically."""
 from __future__ import annotations
 
 import json
 import shutil
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal, Mapping
 
@@ -31,14 +31,13 @@ def parent_text_rank_for(options: Mapping[str, Any]) -> ParentTextRank:
 
 @dataclass
 class Settings:
-    """What one index folder holds. ``dim``: vector dimension; ``files``: by source, each file's
-    hash, document id and chunk count (children and parents)."""
+    """How one index folder was built. ``dim``: vector dimension. (The files it holds are its
+    ``documents`` table's rows: ``Index.files``.)"""
     strategy: str
     options: dict[str, Any]
     model: str = "default"
     embedder: str | None = None
     dim: int | None = None
-    files: dict[str, dict[str, Any]] = field(default_factory=dict)
     parent_text_rank: ParentTextRank = "children"
     format: int = FORMAT
 

@@ -53,7 +53,7 @@ class Store:
         if not ids:
             return
         present = self.tables()
-        for name in TABLES:
+        for name in ("documents", "chunks", "parents"):  # the commit record first (journal.py)
             if name in present:
                 self.table(name).delete(sql_in("doc_id", ids))
         self._doc_fields.clear()  # a replaced file's fields may change
@@ -73,18 +73,41 @@ class Store:
             have = t.schema
         t.add(arrow_table([fit(r, have) for r in rows], have))
 
+    def documents(self) -> dict[str, dict[str, Any]]:
+        """Each stored document's row by source: ``hash``, ``doc_id``, ``chunks``."""
+        if "documents" not in self.tables():
+            return {}
+        t = self.table("documents")
+        columns = [c for c in ("source", "hash", "doc_id", "chunks") if c in t.schema.names]
+        rows = t.search().select(columns).limit(None).to_list()
+        return {r["source"]: {"hash": r["hash"], "doc_id": r["doc_id"], "chunks": r.get("chunks")}
+                for r in rows}
+
+    def is_indexed(self) -> bool:
+        """Whether every row of ``chunks`` is in its full-text index (True for no table)."""
+        if "chunks" not in self.tables():
+            return True
+        table = self.table("chunks")
+        fts = [ix.name for ix in table.list_indices() if ix.index_type == "FTS"]
+        return bool(fts) and table.index_stats(fts[0]).num_unindexed_rows == 0
+
     def reindex_text(self, parent_words: bool) -> None:
-        """Create the full-text index (on ``chunks``, and on ``parents`` where ``parent_words``)
-        and the id index once; afterwards fold new rows into them (``optimize``), which costs the
-        new rows only. Rows added since are searched too, and deleted ones never are."""
+        """Bring the tables up to date after writing: create the full-text index (on ``chunks``,
+        and on ``parents`` where ``parent_words``) and the id index once; afterwards fold new
+        rows into them (``optimize``, which costs the new rows only). ``optimize`` also merges
+        the small files that batch writes leave, and deletes versions over ten minutes old (a
+        long build's early batches; a reader of the last few is safe)."""
+        from datetime import timedelta
+
         from lancedb.index import FTS, BTree
-        for name in ("chunks", "parents"):
+        for name in TABLES:
             if name not in self.tables():
                 continue
             table = self.table(name)
             kinds = {ix.index_type for ix in table.list_indices()}
-            if kinds:
-                table.optimize()  # folds new rows into every index
+            table.optimize(cleanup_older_than=timedelta(minutes=10))
+            if name == "documents":
+                continue
             if "BTree" not in kinds:  # rows are fetched by id (parents, in-memory vector hits)
                 table.create_index("id", replace=True, config=BTree())
             if "FTS" not in kinds and (name == "chunks" or parent_words):

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 
+from ..processes import in_worker, start_context, usable_cpus, worker_init
 from ..progress import Steps
 from ..errors import InputError
 from ..model import Document
@@ -248,11 +249,17 @@ def ocr_pages(images: list["Image.Image"], languages: list[str] | None = None,
     if not images:
         return []
     jobs = [(img, codes, use_osd) for img in images]
-    if len(images) == 1:
-        return [ocr_page(*jobs[0])]
+    if len(images) == 1 or in_worker():  # a batch's worker is already one per core
+        with Steps(len(images), "OCR", progress and not in_worker()) as bar:
+            done = []
+            for job in jobs:
+                done.append(ocr_page(*job))
+                bar.advance()
+            return done
     results: list[OcrPage | None] = [None] * len(images)
-    workers = max(1, min(os.cpu_count() or 1, len(images)))
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    workers = max(1, min(usable_cpus(), len(images)))
+    with ProcessPoolExecutor(max_workers=workers, mp_context=start_context(),
+                             initializer=worker_init) as pool:
         futures = {pool.submit(_worker, job): i for i, job in enumerate(jobs)}
         with Steps(len(images), "OCR", progress) as bar:
             for fut in as_completed(futures):

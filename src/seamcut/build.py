@@ -1,0 +1,328 @@
+"""Build an index from a collection of any size: files read and cut in isolated worker processes,
+their chunks embedded and written in batches, the stages running at once, memory held flat.
+
+    files --> [worker processes: read, cut] --> [embed thread] --> [write thread] --> index
+                 one per core; each file under       the model's        batches, each safe
+                 a timeout and a memory cap          worker processes    to kill (journal)
+
+* Reading and cutting run in ``processes.IsolatedPool`` (a fork server, never a fork): a file that
+  hangs or blows up is killed with its worker, named in the report, and the run goes on.
+* The queues between stages are bounded, so a slow stage holds the ones before it back rather
+  than letting documents pile up: memory stays flat whatever the collection's size.
+* Each batch is written with ``Index.write``: a run killed at any moment resumes where it was, with
+  the rows and ids an uninterrupted run ends with; a file already indexed with the same bytes is
+  not read again.
+* Progress: ``progress.Throughput`` (a bar on a terminal, a line every few seconds elsewhere); the
+  report holds a table per stage.
+"""
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from .catalog import Catalog
+from .corpus import Failure, Limits, Read, ReadJob, ReadOptions, failed, read_file, read_jobs
+from .embed import LongInputError
+from .index import Index
+from .index.folder import Cut
+from .model import Chunk
+from .processes import usable_cpus
+from .progress import Throughput
+
+
+@dataclass
+class Stage:
+    """One stage's work: ``items`` (files, texts or rows), ``pages``, model ``tokens``, and
+    ``seconds``: CPU seconds in the workers for reading and cutting (Tesseract's included), the
+    seconds the stage's thread was busy for embedding and writing."""
+    name: str
+    items: int = 0
+    pages: int = 0
+    tokens: int = 0
+    seconds: float = 0.0
+
+    def per_second(self, what: str) -> float | None:
+        n = getattr(self, what)
+        return n / self.seconds if self.seconds > 0 and n else None
+
+
+@dataclass
+class BuildReport:
+    """What ``build_index`` did. ``recovered``: documents a killed run had half written (removed,
+    then written again); ``seconds``: wall-clock time of the whole build."""
+    added: list[str] = field(default_factory=list)
+    replaced: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    failures: list[Failure] = field(default_factory=list)
+    recovered: list[str] = field(default_factory=list)
+    chunks: int = 0
+    parents: int = 0
+    embedded: int = 0
+    pages: int = 0
+    tokens: int = 0
+    seconds: float = 0.0
+    stages: dict[str, Stage] = field(default_factory=dict)
+
+    def stage(self, name: str) -> Stage:
+        return self.stages.setdefault(name, Stage(name))
+
+
+STAGES = ("read (text layer)", "read (OCR)", "cut", "embed", "write", "text index")
+
+
+@dataclass(frozen=True)
+class CutJob:
+    """One file to read and cut with ``strategy`` and its ``options`` (``seamcut.chunk``'s)."""
+    read: ReadJob
+    strategy: str
+    options: dict[str, Any]
+
+
+@dataclass
+class CutFile:
+    """A worker's answer for one file: how it was read, its chunks (all of them, parents
+    included), the CPU seconds cutting took, and its pages (those OCR'd among them)."""
+    read: Read
+    chunks: list[Chunk] = field(default_factory=list)
+    cut_seconds: float = 0.0
+    pages: int = 0
+    ocr_pages: int = 0
+    size: int = 0
+
+    @property
+    def tokens(self) -> int:
+        return sum(c.tokens for c in self.chunks if c.metadata.get("role") != "parent")
+
+
+def cut_file(job: CutJob) -> CutFile:
+    """Read one file and cut it (in a worker process)."""
+    from .api import chunk
+    got = read_file(job.read)
+    out = CutFile(got, size=_size(job.read.path))
+    doc = got.document
+    if doc is None:
+        return out
+    out.pages = max(1, len(doc.page_starts))
+    out.ocr_pages = _ocr_pages(doc)
+    t0 = time.process_time()
+    try:
+        out.chunks = chunk(doc, strategy=job.strategy, **job.options)
+    except Exception as exc:  # one document's bug must not stop the batch
+        got.document, got.failure = None, Failure(job.read.path, f"{job.read.path}: cutting failed: "
+                                                                 f"{type(exc).__name__}: {exc}")
+    out.cut_seconds = time.process_time() - t0
+    return out
+
+
+def _ocr_pages(doc: Any) -> int:
+    kinds = doc.metadata.get("page_extractors")
+    if kinds:
+        return sum(k == "ocr" for k in kinds)
+    return max(1, len(doc.page_starts)) if doc.metadata.get("extractor") == "ocr" else 0
+
+
+def _size(path: str) -> int:
+    try:
+        return Path(path).stat().st_size
+    except OSError:
+        return 0
+
+
+class _Worker(threading.Thread):
+    """A stage's thread: takes items from ``inbox`` until ``None``; an exception is kept for the
+    main thread, which checks ``error`` whenever it waits on the stage."""
+
+    def __init__(self, name: str, step: Callable[[Any], None], inbox: "queue.Queue[Any]") -> None:
+        super().__init__(name=f"seamcut-{name}", daemon=True)
+        self.step, self.inbox, self.error = step, inbox, None
+        self.stop = threading.Event()
+
+    def run(self) -> None:
+        try:
+            while not self.stop.is_set():
+                item = self.inbox.get()
+                if item is None:
+                    return
+                self.step(item)
+        except BaseException as exc:  # handed to the main thread
+            self.error = exc
+            self.stop.set()
+
+
+def _put(q: "queue.Queue[Any]", item: Any, worker: _Worker) -> None:
+    """Put ``item`` for ``worker``, waiting while its queue is full, unless it has failed."""
+    while True:
+        if worker.error is not None:
+            raise worker.error
+        try:
+            q.put(item, timeout=0.2)
+            return
+        except queue.Full:
+            continue
+
+
+def build_index(index: Index, paths: Sequence[str | Path], strategy: str, options: dict[str, Any], *,
+                read_options: ReadOptions = ReadOptions(), catalog: Catalog | None = None,
+                limits: Limits = Limits(), cache: str | Path | bool | None = True,
+                batch_texts: int = 512, progress: bool = True,
+                terminal: bool | None = None) -> BuildReport:
+    """Read, cut, embed and write every file named by ``paths`` into ``index``.
+
+    ``strategy``/``options``: how to cut (``seamcut.chunk``'s, the index's own); ``limits``: the
+    reading workers (default one per core, each file under 30 min and 1.5 GiB); ``cache``: the
+    parsed-document cache (``read_corpus``'s); ``batch_texts``: chunk texts per embedding call
+    and write (a write is what a kill can lose). Files that fail are in ``failures``, with the
+    reason; the others are written whatever happens to those.
+    """
+    from .api import chunk
+    chunk("A probe.", strategy=strategy, **options)  # a bad option fails here, before any work
+    t_start = time.perf_counter()
+    report = BuildReport(recovered=index.recovered)
+    for name in STAGES:
+        report.stage(name)
+    known = {source: v["hash"] for source, v in index.files.items()}
+    jobs = [CutJob(j, strategy, options) for j in read_jobs(paths, read_options, catalog, cache, known)]
+    embedder = index.embedder  # loaded (and checked) before any file is read
+    index.settings.check_embedder(index.path, embedder.name)
+    workers = limits.workers if limits.workers is not None else max(1, min(usable_cpus(), len(jobs)))
+    pool = replace(limits, workers=workers).pool(cut_file, len(jobs))
+    lock = threading.Lock()
+    to_embed: "queue.Queue[Any]" = queue.Queue(maxsize=max(4, 2 * pool.workers))
+    to_write: "queue.Queue[Any]" = queue.Queue(maxsize=2)
+    bar = Throughput(len(jobs), sum(_size(j.read.path) for j in jobs), show=progress, terminal=terminal)
+
+    def fail(path: str, reason: str, size: int) -> None:
+        with lock:
+            report.failures.append(Failure(path, reason if reason.startswith(path) else f"{path}: {reason}"))
+            bar.advance(size, failed=True)
+
+    def embed(first: CutFile) -> None:
+        batch = [first]
+        while sum(len(f.chunks) for f in batch) < batch_texts:
+            try:
+                more = to_embed.get(timeout=0.05)
+            except queue.Empty:
+                break
+            if more is None:
+                to_embed.put(None)  # seen again by the thread's loop, which then ends
+                break
+            batch.append(more)
+        t0 = time.perf_counter()
+        cuts = _embed(index, batch, fail)
+        stage = report.stage("embed")
+        stage.seconds += time.perf_counter() - t0
+        stage.items += sum(len(c.searchable) for c, _ in cuts)
+        stage.tokens += sum(f.tokens for _, f in cuts)
+        if cuts:
+            _put(to_write, cuts, writer)
+
+    def write(cuts: list[tuple[Cut, CutFile]]) -> None:
+        t0 = time.perf_counter()
+        index.write([c for c, _ in cuts])
+        stage = report.stage("write")
+        stage.seconds += time.perf_counter() - t0
+        with lock:
+            for cut, f in cuts:
+                kids = len(cut.searchable)
+                stage.items += kids
+                report.chunks += kids
+                report.parents += len(cut.chunks) - kids
+                report.pages += f.pages
+                report.tokens += f.tokens
+                source = cut.document.source
+                (report.replaced if f.read.path in known or source in known else report.added).append(source)
+                bar.advance(f.size, pages=f.pages, tokens=f.tokens)
+
+    writer = _Worker("write", write, to_write)
+    embedder_thread = _Worker("embed", embed, to_embed)
+    before = getattr(embedder, "computed", None)
+    with bar:
+        writer.start()
+        embedder_thread.start()
+        try:
+            for job, got in pool.run(jobs):
+                path = job.read.path
+                if not isinstance(got, CutFile):
+                    fail(path, failed(job.read, got).failure.reason, _size(path))  # type: ignore[arg-type, union-attr]
+                    continue
+                _account_read(report, got)
+                if got.read.unchanged:
+                    with lock:
+                        report.unchanged.append(path)
+                        bar.advance(got.size)
+                elif got.read.document is None:
+                    fail(path, got.read.failure.reason if got.read.failure else "not read", got.size)
+                else:
+                    _put(to_embed, got, embedder_thread)
+            _put(to_embed, None, embedder_thread)
+            embedder_thread.join()
+            if embedder_thread.error is not None:
+                raise embedder_thread.error
+            _put(to_write, None, writer)
+            writer.join()
+            if writer.error is not None:
+                raise writer.error
+        finally:
+            for w in (embedder_thread, writer):
+                w.stop.set()
+        t0 = time.perf_counter()
+        if report.added or report.replaced or not index.is_finished():
+            index.finish()
+        report.stage("text index").seconds = time.perf_counter() - t0
+        report.stage("text index").items = report.chunks
+    if before is not None:
+        report.embedded = embedder.computed - before
+    else:
+        report.embedded = report.chunks
+    report.seconds = time.perf_counter() - t_start
+    if progress and not bar.terminal:
+        bar.log()
+    return report
+
+
+def _account_read(report: BuildReport, got: CutFile) -> None:
+    if got.read.unchanged:
+        return
+    stage = report.stage("read (OCR)" if got.ocr_pages else "read (text layer)")
+    stage.items += 1
+    stage.pages += got.pages
+    stage.seconds += got.read.cpu_seconds
+    if got.read.document is not None:
+        cut = report.stage("cut")
+        cut.items += 1
+        cut.pages += got.pages
+        cut.tokens += got.tokens
+        cut.seconds += got.cut_seconds
+
+
+def _embed(index: Index, batch: list[CutFile],
+           fail: Callable[[str, str, int], None]) -> list[tuple[Cut, CutFile]]:
+    """The batch's searchable chunks embedded in one call; a document with a chunk over the
+    model's input limit fails alone (named, with its longest chunk), the others are embedded."""
+    cuts = [(Cut(f.read.document, f.read.digest or "", f.chunks), f) for f in batch]  # type: ignore[arg-type]
+    texts = [c.text for cut, _ in cuts for c in cut.searchable]
+    try:
+        vectors = index.embed_passages(texts)
+    except LongInputError as exc:
+        owner = np.repeat(np.arange(len(cuts)), [len(cut.searchable) for cut, _ in cuts])
+        bad: dict[int, int] = {}
+        for long in exc.long:
+            i = int(owner[long.index])
+            bad[i] = max(bad.get(i, 0), long.tokens)
+        for i, tokens in bad.items():
+            f = cuts[i][1]
+            fail(f.read.path, f"a chunk of {tokens} tokens is over the embedding model's input limit "
+                              f"({exc.long[0].max_tokens}); cut with a smaller --size", f.size)
+        keep = [c for i, c in enumerate(cuts) if i not in bad]
+        return _embed(index, [f for _, f in keep], fail) if keep else []
+    at = 0
+    for cut, _ in cuts:
+        n = len(cut.searchable)
+        cut.vectors, at = vectors[at:at + n], at + n
+    return cuts

@@ -1,0 +1,154 @@
+"""Worker processes, started safely and kept on a leash.
+
+* ``start_context()``: how seamcut starts every worker process: a fork server (or spawn where
+  there is none), never a plain fork. A fork copies a process whose other threads (LanceDB's
+  runtime, an OpenMP pool, PDFium's locks) may hold a lock at that instant, and the child can hang
+  on it forever; a fork server is started before any of those are loaded, and forks from itself.
+* ``IsolatedPool``: a pool where each task runs under a wall-clock timeout and a memory cap; a task
+  over either is killed with its worker (and the worker's own children, Tesseract say), reported
+  as a ``Killed`` outcome naming the limit, and the pool goes on with a fresh worker.
+* ``usable_cpus()``, ``in_worker()``: how many cores this process may use, and whether it is
+  itself a worker (then it does its work in one process: the pool is already one per core).
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+import time
+from concurrent.futures import FIRST_COMPLETED, Future, TimeoutError, wait
+from dataclasses import dataclass
+from typing import Any, Callable, Generic, Iterable, Iterator, TypeVar
+
+WORKER_ENV = "SEAMCUT_WORKER"
+#: a worker that finds itself over its memory cap exits with this code (its pool reports it)
+OVER_MEMORY_EXIT = 86
+
+J = TypeVar("J")
+R = TypeVar("R")
+
+
+def usable_cpus() -> int:
+    """The cores this process may run on (its CPU affinity; all of them where none is set)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def start_context() -> Any:
+    """The multiprocessing context for seamcut's workers: ``forkserver`` where the platform has it,
+    else ``spawn``. Workers import what they use themselves, so a script that starts them needs
+    the usual ``if __name__ == "__main__":`` guard."""
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+
+
+def in_worker() -> bool:
+    """Whether this process is one of seamcut's workers (nested work then stays in it)."""
+    return os.environ.get(WORKER_ENV) == "1"
+
+
+def worker_init(memory_mb: int | None = None, *_: Any) -> None:
+    """What every seamcut worker does first: one thread for numeric engines (they ran 5-10x
+    slower with two per process here), the worker flag, and, given ``memory_mb``, a watchdog that
+    ends the process (and its children) once they hold more than that many MiB resident."""
+    os.environ[WORKER_ENV] = "1"
+    for name in ("OMP_NUM_THREADS", "OMP_THREAD_LIMIT", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[name] = "1"
+    if memory_mb:
+        threading.Thread(target=_watch_memory, args=(memory_mb * 2**20,), daemon=True,
+                         name="seamcut-memory-cap").start()
+
+
+def _watch_memory(cap: int, every: float = 0.1) -> None:
+    import psutil
+    me = psutil.Process()
+    while True:
+        time.sleep(every)
+        try:
+            family = [me] + me.children(recursive=True)
+            rss = 0
+            for p in family:
+                try:
+                    rss += p.memory_info().rss
+                except psutil.Error:
+                    pass
+        except psutil.Error:
+            continue
+        if rss > cap:
+            for p in family[1:]:
+                try:
+                    p.kill()
+                except psutil.Error:
+                    pass
+            os._exit(OVER_MEMORY_EXIT)
+
+
+@dataclass(frozen=True)
+class Killed:
+    """A task the pool killed, or whose worker died: ``reason`` says which limit or how."""
+    reason: str
+
+
+class IsolatedPool(Generic[J, R]):
+    """Run ``fn(job)`` for each job in ``workers`` processes, each job under ``timeout`` seconds
+    (None: no limit) and ``memory_mb`` MiB resident for the worker and its children (None: no
+    cap). ``run`` yields ``(job, result)`` as jobs finish, in that order, with at most
+    ``in_flight`` jobs started and not yet handed back (default: two per worker), so a slow
+    consumer holds the pool back rather than piling results up. ``result`` is what ``fn``
+    returned, a ``Killed`` for a job over a limit or a worker that died, or the exception ``fn``
+    raised. ``workers=0`` runs the jobs in this process (no limits apply there)."""
+
+    def __init__(self, fn: Callable[[J], R], workers: int, *, timeout: float | None = None,
+                 memory_mb: int | None = None, in_flight: int | None = None) -> None:
+        self.fn, self.workers, self.timeout, self.memory_mb = fn, max(0, workers), timeout, memory_mb
+        self.in_flight = in_flight or 2 * max(1, self.workers)
+
+    def run(self, jobs: Iterable[J]) -> Iterator[tuple[J, R | Killed | BaseException]]:
+        if self.workers == 0:
+            for job in jobs:
+                try:
+                    yield job, self.fn(job)
+                except Exception as exc:  # handed back like a worker's
+                    yield job, exc
+            return
+        import pebble
+        pool = pebble.ProcessPool(self.workers, initializer=worker_init, initargs=(self.memory_mb,),
+                                  context=start_context())
+        pending: dict[Future, J] = {}
+        todo = iter(jobs)
+        try:
+            while True:
+                while len(pending) < self.in_flight:
+                    job = next(todo, _END)
+                    if job is _END:
+                        break
+                    pending[pool.schedule(self.fn, (job,), timeout=self.timeout)] = job
+                if not pending:
+                    return
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    yield pending.pop(fut), self._outcome(fut)
+        finally:
+            pool.stop() if pending else pool.close()
+            pool.join()
+
+    def _outcome(self, fut: Future) -> Any:
+        import pebble
+        try:
+            return fut.result()
+        except TimeoutError as exc:
+            if exc.args[:1] != ("Task timeout",):  # fn's own TimeoutError, not the pool's
+                return exc
+            return Killed(f"took longer than {self.timeout:g} s (stopped; see --timeout)")
+        except pebble.ProcessExpired as exc:
+            if exc.exitcode == OVER_MEMORY_EXIT:
+                return Killed(f"needed more than {self.memory_mb} MiB of memory (stopped; see --memory-cap)")
+            how = f"signal {-exc.exitcode}" if exc.exitcode and exc.exitcode < 0 else f"exit code {exc.exitcode}"
+            return Killed(f"the worker reading it died ({how})")
+        except Exception as exc:
+            return exc
+
+
+_END: Any = object()

@@ -1,0 +1,20 @@
+"""Jobs for the worker-pool tests (a module of its own: worker processes import them by name)."""
+from __future__ import annotations
+
+import os
+import time
+
+
+def job(kind: str) -> str:
+    if kind == "sleep":
+        time.sleep(60)
+    if kind == "grow":  # resident memory, page by page, well past any cap the tests set
+        blocks = []
+        for _ in range(400):
+            blocks.append(bytearray(b"x" * (4 << 20)))
+            time.sleep(0.005)
+    if kind == "die":
+        os._exit(3)
+    if kind == "raise":
+        raise ValueError("a bug in the job")
+    return f"{kind} done in {os.getpid()} ({os.environ.get('SEAMCUT_WORKER')}, omp {os.environ.get('OMP_NUM_THREADS')})"

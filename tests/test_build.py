@@ -1,0 +1,180 @@
+"""The large build (``seamcut.build``): isolated workers, bad files reported, a kill -9 resumed to
+the rows of an uninterrupted run, no fork, progress when no one watches a terminal."""
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from seamcut.corpus import ReadJob, ReadOptions, read_file
+from seamcut.processes import IsolatedPool, Killed
+from seamcut.progress import Throughput
+from tests.pool_jobs import job
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data"
+
+
+def test_each_job_runs_isolated_under_its_limits():
+    """A job that hangs, grows past the memory cap, kills its worker or raises is reported as
+    such; the others finish, in fresh workers, with one thread each."""
+    pool = IsolatedPool(job, 2, timeout=3, memory_mb=300)
+    kinds = ["ok1", "sleep", "grow", "die", "raise", "ok2", "ok3"]
+    got = dict(pool.run(kinds))
+    assert set(got) == set(kinds)
+    for ok in ("ok1", "ok2", "ok3"):
+        assert got[ok].startswith(f"{ok} done in") and got[ok].endswith("(1, omp 1)")
+    assert isinstance(got["sleep"], Killed) and "longer than 3 s" in got["sleep"].reason
+    assert isinstance(got["grow"], Killed) and "more than 300 MiB" in got["grow"].reason
+    assert isinstance(got["die"], Killed) and "exit code 3" in got["die"].reason
+    assert isinstance(got["raise"], ValueError)
+
+
+def test_a_file_that_changes_while_read_is_read_as_one_version(tmp_path):
+    """Its hash and its text come from the same bytes, or it is reported as changing."""
+    path = tmp_path / "live.txt"
+    versions = [("Version %d. " % i) * (2000 + 500 * i) for i in range(4)]
+    path.write_text(versions[0])
+    stop = threading.Event()
+
+    def rewrite() -> None:
+        i = 0
+        while not stop.is_set():  # saved as editors do: a whole new file put in its place
+            i += 1
+            tmp = tmp_path / f"v{i}.tmp"
+            tmp.write_text(versions[i % 4])
+            tmp.replace(path)
+
+    writer = threading.Thread(target=rewrite)
+    writer.start()
+    try:
+        outcomes = [read_file(ReadJob(str(path), ReadOptions(), {}, None)) for _ in range(20)]
+    finally:
+        stop.set()
+        writer.join()
+    for got in outcomes:
+        if got.document is None:
+            assert "changed while it was being read" in got.failure.reason and str(path) in got.failure.reason
+        else:
+            text = got.document.text
+            assert text.strip() in {v.strip() for v in versions}
+            assert got.digest == hashlib.sha256(next(v for v in versions if v.strip() == text.strip())
+                                                .encode()).hexdigest()
+
+
+def test_progress_without_a_terminal_writes_a_line_every_few_seconds(capsys):
+    with Throughput(3, 300, show=True, every=0.1, terminal=False) as bar:
+        time.sleep(0.35)  # nothing finished yet: lines all the same
+        bar.advance(100, pages=2, tokens=500)
+        time.sleep(0.15)
+    lines = [x for x in capsys.readouterr().err.splitlines() if x.startswith("indexing:")]
+    assert len(lines) >= 3
+    assert "0/3 files" in lines[0] and "ETA ?" in lines[0]
+    assert "1/3 files, 2 pages" in lines[-1] and "500 tokens" in lines[-1] and "ETA 0:0" in lines[-1]
+
+
+# -- the command, as a user runs it -------------------------------------------------------------
+
+def _docs(folder: Path, n: int = 12) -> Path:
+    """``n`` small documents of real sentences (FLORES-200, English and Hindi)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for lang in ("eng_Latn", "hin_Deva"):
+        lines = (DATA / "flores200" / f"{lang}.dev").read_text(encoding="utf-8").splitlines()
+        for i in range(n // 2):
+            part = lines[i * 8:(i + 1) * 8]
+            body = "\n\n".join(" ".join(part[j:j + 2]) for j in range(0, 8, 2))
+            (folder / f"{lang[:3]}-{i:02d}.txt").write_text(f"# Part {i}\n\n{body}\n", encoding="utf-8")
+    return folder
+
+
+INDEX = ("-s", "recursive", "--size", "64", "--overlap", "0", "--batch", "8")
+# os.fork made to fail: the run must start every worker another way
+NO_FORK = ("import os, sys\n"
+           "def refuse(*a, **k): raise RuntimeError('seamcut forked a process')\n"
+           "os.fork = refuse\n"
+           "from seamcut.cli import app\n"
+           "sys.argv[0] = 'seamcut'\n"
+           "app()\n")
+
+
+def _index(*args: str, **kw) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", NO_FORK, "index", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            env={**os.environ, "COLUMNS": "200", "OMP_NUM_THREADS": "1"}, **kw)
+
+
+def _rows(db: Path) -> dict[str, list[dict]]:
+    import lancedb
+    conn = lancedb.connect(str(db / "lance"))
+    return {name: conn.open_table(name).to_arrow().to_pylist() for name in ("chunks", "documents")}
+
+
+def test_a_killed_build_resumes_to_the_rows_of_an_uninterrupted_one(tmp_path):
+    docs = _docs(tmp_path / "docs")
+    p = _index(str(docs), "--db", str(tmp_path / "whole"), *INDEX)
+    out, err = p.communicate(timeout=600)
+    assert p.returncode == 0, err
+    assert "12 file(s) added" in err and "pages/s" in err and "indexing: " in err  # lines: no terminal
+    assert "fork" not in err.lower()
+    whole = _rows(tmp_path / "whole")
+
+    db = tmp_path / "killed"
+    rng = random.Random(12)
+    for attempt in range(3):
+        p = _index(str(docs), "--db", str(db), *INDEX)
+        deadline = time.monotonic() + 300
+        while not (db / "lance" / "documents.lance").exists() and p.poll() is None:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        time.sleep(rng.uniform(0, 1.5))  # mid-batch, mid-write or between: anywhere
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+    p = _index(str(docs), "--db", str(db), *INDEX)
+    out, err = p.communicate(timeout=600)
+    assert p.returncode == 0, err
+    again = _rows(db)
+    for table, key in (("chunks", "id"), ("documents", "doc_id")):
+        ids = [r[key] for r in again[table]]
+        assert len(ids) == len(set(ids)), f"duplicate rows in {table}"
+        assert sorted(ids) == sorted(r[key] for r in whole[table])
+    by_id = {r["id"]: r for r in whole["chunks"]}
+    for r in again["chunks"]:
+        w = by_id[r["id"]]
+        assert {k: v for k, v in r.items() if k != "vector"} == {k: v for k, v in w.items() if k != "vector"}
+        assert r["vector"] == pytest.approx(w["vector"], abs=1e-6)
+    assert not (db / "seamcut-writing.json").exists()
+    # and a third run finds nothing to do
+    p = _index(str(docs), "--db", str(db), *INDEX)
+    out, err = p.communicate(timeout=600)
+    assert p.returncode == 0 and "0 file(s) added, 0 replaced, 12 unchanged" in err
+
+
+def test_bad_files_are_reported_and_the_run_goes_on(tmp_path):
+    """Among good files: an empty one, a damaged PDF, a wrong type, bad encoding, a file that
+    needs more memory than the cap. Each is named with its reason; the good ones are indexed."""
+    docs = _docs(tmp_path / "docs", n=2)
+    (docs / "empty.txt").write_bytes(b"")
+    (docs / "broken.pdf").write_bytes(b"%PDF-1.4\n1 0 obj << /Type /Catalog >> garbage\n")
+    (docs / "photo.pdf").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 64)
+    (docs / "latin1.txt").write_bytes("Caf\xe9 cr\xe8me, na\xefve.".encode("latin-1"))
+    paragraph = ("A line of a very long log, written again and again. " * 20 + "\n\n").encode()
+    with open(docs / "huge.txt", "wb") as fh:  # 200 MB: its text alone is over the cap
+        for _ in range(200 * 2**20 // len(paragraph)):
+            fh.write(paragraph)
+    p = _index(str(docs), "--db", str(tmp_path / "db"), *INDEX, "--memory-cap", "500")
+    out, err = p.communicate(timeout=600)
+    assert p.returncode == 1
+    assert "2 file(s) added" in err and "5 failed" in err
+    for name, reason in (("empty.txt", "empty file"), ("broken.pdf", "corrupt PDF"), ("photo.pdf", "not an image"),
+                         ("latin1.txt", "not valid utf-8"), ("huge.txt", "more than 500 MiB")):
+        line = next((x for x in err.splitlines() if name in x and "✗" in x), None)
+        assert line is not None, f"{name} not reported:\n{err}"
+        assert reason in line, line
