@@ -38,18 +38,21 @@ from .progress import Throughput
 
 @dataclass
 class Stage:
-    """One stage's work: ``items`` (files, texts or rows), ``pages``, model ``tokens``, and
-    ``seconds``: CPU seconds in the workers for reading and cutting (Tesseract's included), the
-    seconds the stage's thread was busy for embedding and writing."""
+    """One stage's work: ``items`` (files, texts or rows), ``pages``, model ``tokens``; ``cpu``:
+    the CPU seconds it spent (in the reading workers, Tesseract included; in the model's worker
+    processes and the embedding thread; in the writing thread; in LanceDB building the text
+    index); ``busy``: the wall-clock seconds its thread was at work (embedding, writing)."""
     name: str
     items: int = 0
     pages: int = 0
     tokens: int = 0
-    seconds: float = 0.0
+    cpu: float = 0.0
+    busy: float = 0.0
 
-    def per_second(self, what: str) -> float | None:
+    def per_cpu_second(self, what: str) -> float | None:
+        """``pages`` or ``tokens`` per CPU second: the stage's rate on one core of its own."""
         n = getattr(self, what)
-        return n / self.seconds if self.seconds > 0 and n else None
+        return n / self.cpu if self.cpu > 0 and n else None
 
 
 @dataclass
@@ -67,19 +70,40 @@ class BuildReport:
     pages: int = 0
     tokens: int = 0
     seconds: float = 0.0
+    cores: int = 1
     stages: dict[str, Stage] = field(default_factory=dict)
 
     def stage(self, name: str) -> Stage:
         return self.stages.setdefault(name, Stage(name))
 
+    @property
+    def cpu(self) -> float:
+        """CPU seconds of every stage together."""
+        return sum(st.cpu for st in self.stages.values())
 
-STAGES = ("read (text layer)", "read (OCR)", "cut", "embed", "write", "text index")
+    @property
+    def efficiency(self) -> float | None:
+        """How well the stages shared the cores: their CPU time spread over ``cores``, against the
+        wall-clock time of the build (1.0: no core ever idle)."""
+        return self.cpu / (self.cores * self.seconds) if self.seconds > 0 else None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The report as plain data (``seamcut index --stats``)."""
+        from dataclasses import asdict
+        d = asdict(self)
+        d["failures"] = [str(f) for f in self.failures]
+        d["stages"] = list(d["stages"].values())
+        d["cpu"], d["efficiency"] = self.cpu, self.efficiency
+        return d
+
+
+STAGES = ("read text", "read OCR", "cut", "embed", "write", "text index")
 
 
 @dataclass(frozen=True)
 class CutJob:
     """One file to read and cut with ``strategy`` and its ``options`` (``seamcut.chunk``'s)."""
-    read: ReadJob
+    read: ReadJob | None
     strategy: str
     options: dict[str, Any]
 
@@ -101,8 +125,12 @@ class CutFile:
 
 
 def cut_file(job: CutJob) -> CutFile:
-    """Read one file and cut it (in a worker process)."""
+    """Read one file and cut it (in a worker process). A job without a file cuts a probe text,
+    so a bad option fails once, up front (where the tokenizer is loaded anyway)."""
     from .api import chunk
+    if job.read is None:
+        chunk("A probe.", strategy=job.strategy, **job.options)
+        return CutFile(Read(""))
     got = read_file(job.read)
     out = CutFile(got, size=_size(job.read.path))
     doc = got.document
@@ -180,14 +208,16 @@ def build_index(index: Index, paths: Sequence[str | Path], strategy: str, option
     and write (a write is what a kill can lose). Files that fail are in ``failures``, with the
     reason; the others are written whatever happens to those.
     """
-    from .api import chunk
-    chunk("A probe.", strategy=strategy, **options)  # a bad option fails here, before any work
+    from .strategies import REGISTRY
+    if strategy not in REGISTRY:
+        raise ValueError(f"unknown strategy {strategy!r}; choose from {', '.join(REGISTRY)}")
     t_start = time.perf_counter()
     report = BuildReport(recovered=index.recovered)
     for name in STAGES:
         report.stage(name)
     known = {source: v["hash"] for source, v in index.files.items()}
     jobs = [CutJob(j, strategy, options) for j in read_jobs(paths, read_options, catalog, cache, known)]
+    probe = CutJob(None, strategy, options)
     embedder = index.embedder  # loaded (and checked) before any file is read
     index.settings.check_embedder(index.path, embedder.name)
     workers = limits.workers if limits.workers is not None else max(1, min(usable_cpus(), len(jobs)))
@@ -213,20 +243,22 @@ def build_index(index: Index, paths: Sequence[str | Path], strategy: str, option
                 to_embed.put(None)  # seen again by the thread's loop, which then ends
                 break
             batch.append(more)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.thread_time()
         cuts = _embed(index, batch, fail)
         stage = report.stage("embed")
-        stage.seconds += time.perf_counter() - t0
+        stage.busy += time.perf_counter() - t0
+        stage.cpu += time.thread_time() - c0
         stage.items += sum(len(c.searchable) for c, _ in cuts)
         stage.tokens += sum(f.tokens for _, f in cuts)
         if cuts:
             _put(to_write, cuts, writer)
 
     def write(cuts: list[tuple[Cut, CutFile]]) -> None:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.thread_time()
         index.write([c for c, _ in cuts])
         stage = report.stage("write")
-        stage.seconds += time.perf_counter() - t0
+        stage.busy += time.perf_counter() - t0
+        stage.cpu += time.thread_time() - c0
         with lock:
             for cut, f in cuts:
                 kids = len(cut.searchable)
@@ -242,11 +274,17 @@ def build_index(index: Index, paths: Sequence[str | Path], strategy: str, option
     writer = _Worker("write", write, to_write)
     embedder_thread = _Worker("embed", embed, to_embed)
     before = getattr(embedder, "computed", None)
+    worker_cpu = embedder.worker_cpu_seconds()
+    report.cores = usable_cpus()
     with bar:
         writer.start()
         embedder_thread.start()
         try:
-            for job, got in pool.run(jobs):
+            for job, got in pool.run([probe, *jobs]):
+                if job.read is None:
+                    if isinstance(got, BaseException):
+                        raise got  # the options are wrong for every file
+                    continue
                 path = job.read.path
                 if not isinstance(got, CutFile):
                     fail(path, failed(job.read, got).failure.reason, _size(path))  # type: ignore[arg-type, union-attr]
@@ -271,11 +309,12 @@ def build_index(index: Index, paths: Sequence[str | Path], strategy: str, option
         finally:
             for w in (embedder_thread, writer):
                 w.stop.set()
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         if report.added or report.replaced or not index.is_finished():
             index.finish()
-        report.stage("text index").seconds = time.perf_counter() - t0
-        report.stage("text index").items = report.chunks
+        final = report.stage("text index")
+        final.busy, final.cpu, final.items = time.perf_counter() - t0, time.process_time() - c0, report.chunks
+    report.stage("embed").cpu += embedder.worker_cpu_seconds() - worker_cpu
     if before is not None:
         report.embedded = embedder.computed - before
     else:
@@ -289,16 +328,16 @@ def build_index(index: Index, paths: Sequence[str | Path], strategy: str, option
 def _account_read(report: BuildReport, got: CutFile) -> None:
     if got.read.unchanged:
         return
-    stage = report.stage("read (OCR)" if got.ocr_pages else "read (text layer)")
+    stage = report.stage("read OCR" if got.ocr_pages else "read text")
     stage.items += 1
     stage.pages += got.pages
-    stage.seconds += got.read.cpu_seconds
+    stage.cpu += got.read.cpu_seconds
     if got.read.document is not None:
         cut = report.stage("cut")
         cut.items += 1
         cut.pages += got.pages
         cut.tokens += got.tokens
-        cut.seconds += got.cut_seconds
+        cut.cpu += got.cut_seconds
 
 
 def _embed(index: Index, batch: list[CutFile],

@@ -77,6 +77,8 @@ def print_chunk_summary(stats: Sequence[tuple[str, list[int]]], out: Optional[Pa
         else:
             table.add_row(name, "0", "-", "-", "-")
     err.print(table)
+    err.print("pages/s, tokens/s: per CPU second of the stage (one core's rate); busy s: wall-clock "
+              "seconds the stage's thread worked, overlapping the others")
 
 
 def print_failures(failures: Sequence[object], total: int) -> None:
@@ -98,21 +100,24 @@ def print_build(report: "BuildReport", db: object, rows: int) -> None:
               + (f"; {len(r.recovered)} half-written document(s) of a stopped run redone" if r.recovered else ""))
     if not (r.added or r.replaced):
         return
+    eff = r.efficiency
     table = Table(title=f"{r.pages:,} pages, {r.tokens:,} tokens in {r.seconds:.1f} s "
-                        f"({r.pages / max(r.seconds, 1e-9):.2f} pages/s end to end)",
+                        f"({r.pages / max(r.seconds, 1e-9):.2f} pages/s end to end"
+                        + (f"; cores {100 * eff:.0f}% busy" if eff is not None else "") + ")",
                   title_justify="left")
-    for col in ("stage", "items", "pages", "tokens", "seconds", "pages/s", "tokens/s"):
-        table.add_column(col, justify="left" if col == "stage" else "right")
+    for col in ("stage", "items", "pages", "tokens", "CPU s", "pages/s", "tokens/s", "busy s"):
+        table.add_column(col, justify="left" if col == "stage" else "right", no_wrap=True)
     for st in r.stages.values():
-        if not (st.items or st.seconds):
+        if not (st.items or st.cpu):
             continue
-        pps, tps = st.per_second("pages"), st.per_second("tokens")
+        pps, tps = st.per_cpu_second("pages"), st.per_cpu_second("tokens")
         table.add_row(st.name, f"{st.items:,}", f"{st.pages:,}" if st.pages else "",
-                      f"{st.tokens:,}" if st.tokens else "", f"{st.seconds:.1f}",
-                      f"{pps:.2f}" if pps else "", f"{tps:,.0f}" if tps else "")
+                      f"{st.tokens:,}" if st.tokens else "", f"{st.cpu:.1f}",
+                      f"{pps:.2f}" if pps else "", f"{tps:,.0f}" if tps else "",
+                      f"{st.busy:.1f}" if st.busy else "")
     err.print(table)
-    err.print("seconds: CPU time in the workers for reading and cutting, busy time for the others; "
-              "the stages overlap, so they add up to more than the wall-clock time")
+    err.print("pages/s, tokens/s: per CPU second of the stage (one core's rate); busy s: wall-clock "
+              "seconds the stage's thread worked, overlapping the others")
 
 
 # -- search hits (`seamcut search`) ---------------------------------------------------------------

@@ -26,6 +26,8 @@ def index_command(
     timeout: Timeout = 1800.0,
     memory_cap: MemoryCap = 1536,
     batch: Batch = 512,
+    stats: Annotated[Optional[Path], typer.Option(
+        "--stats", help="Also write the run's report (files, failures, stages) here as JSON.")] = None,
 ) -> None:
     """Read, chunk, embed and store documents in an on-disk index; unchanged files are skipped.
 
@@ -42,6 +44,9 @@ def index_command(
     report = build_index(index, paths, name, opts, read_options=reading.options(),
                          catalog=reading.load_catalog(), limits=limits, batch_texts=batch)
     print_build(report, db, index.count())
+    if stats is not None:
+        stats.parent.mkdir(parents=True, exist_ok=True)
+        stats.write_text(json.dumps(report.to_dict(), ensure_ascii=False, indent=1), encoding="utf-8")
     print_failures(report.failures, len(report.failures) + len(report.added) + len(report.replaced)
                    + len(report.unchanged))
     if report.failures:
