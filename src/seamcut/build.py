@@ -268,8 +268,9 @@ def build_index(index: Index, paths: Sequence[str | Path], strategy: str, option
     ``strategy``/``options``: how to cut (``seamcut.chunk``'s, the index's own); ``limits``: the
     reading workers (default one per core, each file under 30 min and 1.5 GiB); ``cache``: the
     parsed-document cache (``read_corpus``'s); ``batch_texts``: chunk texts per embedding call
-    and write (a write is what a kill can lose); ``label``: the progress line's first word. Files that fail are in ``failures``, with the
-    reason; the others are written whatever happens to those.
+    and write (a write is what a kill can lose); ``label``: what the progress line calls the
+    build. Files that fail are in ``failures``, with the reason; the others are written whatever
+    happens to those.
     """
     from .strategies import REGISTRY
     if strategy not in REGISTRY:
