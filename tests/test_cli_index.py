@@ -92,6 +92,22 @@ def test_compare_prints_the_table_and_writes_json_misses_and_report(docs):
     assert (out / "index" / "parent-child_parents-blocks_size-40" / "seamcut-index.json").is_file()
     page = (out / "r.html").read_text(encoding="utf-8")
     assert "data:image/png;base64," in page and "parent-child" in page and "McNemar" in page
+    # each strategy's build: its stages, and the share of vectors the model did not compute
+    builds = {s["name"]: s["build"] for s in res["strategies"]}
+    assert builds["fixed"]["files"] == {"added": 3, "replaced": 0, "unchanged": 0, "failed": 0}
+    assert {"read text", "cut", "embed", "write"} <= set(builds["fixed"]["stages"])
+    assert builds["fixed"]["stages"]["cut"]["items"] == 3 and 0 <= builds["structure"]["from_cache"] <= 1
+    assert "builds: CPU seconds per stage" in r.stderr and "vectors cached" in r.stderr
+    # run again with one strategy more: the indexes built before are reused, only the new one is built
+    r = run("compare", str(docs / "docs"), "--questions", str(docs / "questions.yaml"),
+            "--strategies", "fixed,structure,recursive", "--out", str(out), "--json", str(out / "r2.json"))
+    assert r.returncode == 0, r.stderr
+    again = {s["name"]: s for s in json.loads((out / "r2.json").read_text(encoding="utf-8"))["strategies"]}
+    assert again["fixed"]["build"]["files"]["unchanged"] == again["structure"]["build"]["files"]["unchanged"] == 3
+    assert again["recursive"]["build"]["files"]["added"] == 3
+    assert [again["structure"][key] for key in ("hits", "mrr", "chunks", "per_question")] == \
+           [next(s for s in res["strategies"] if s["name"] == "structure")[key]
+            for key in ("hits", "mrr", "chunks", "per_question")]
 
 
 def test_compare_bad_inputs_name_the_file_or_line(docs):

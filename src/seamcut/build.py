@@ -28,7 +28,7 @@ import numpy as np
 
 from .catalog import Catalog
 from .corpus import Failure, Limits, Read, ReadJob, ReadOptions, failed, read_file, read_jobs
-from .embed import LongInputError
+from .embed import Embedder, LongInputError
 from .index import Index
 from .index.folder import Cut
 from .model import Chunk
@@ -82,6 +82,16 @@ class BuildReport:
         return sum(st.cpu for st in self.stages.values())
 
     @property
+    def from_cache(self) -> float | None:
+        """The share of the chunk vectors written that the model did not compute: found in the
+        embedding cache, or a text repeated within a batch (None: nothing written)."""
+        return 1.0 - self.embedded / self.chunks if self.chunks else None
+
+    def seconds_of(self, *names: str, busy: bool = False) -> float:
+        """The CPU seconds (``busy``: the busy seconds) of the stages named."""
+        return sum((st.busy if busy else st.cpu) for n, st in self.stages.items() if n in names)
+
+    @property
     def efficiency(self) -> float | None:
         """How well the stages shared the cores: their CPU time spread over ``cores``, against the
         wall-clock time of the build (1.0: no core ever idle)."""
@@ -122,6 +132,59 @@ class CutFile:
     @property
     def tokens(self) -> int:
         return sum(c.tokens for c in self.chunks if c.metadata.get("role") != "parent")
+
+
+class WorkerEmbedder(Embedder):
+    """An embedder that travels to the cutting workers as its spec and is loaded there, once per
+    process, for strategies that embed while they cut (``semantic``): ``spec`` is a
+    ``load_embedder`` spec (``default`` or a model folder), ``name`` the name the loaded model
+    must have (the main process's embedder's, so both embed with the same model), ``cache`` the
+    embedding cache folder to share with the main process (None: none). In a worker it runs in
+    that one process, one thread: the workers are already one per core."""
+
+    def __init__(self, spec: str, name: str, cache: str | None = None) -> None:
+        super().__init__()
+        self.spec, self.name, self.cache = spec, name, cache
+
+    @property
+    def loaded(self) -> Embedder:
+        key = (self.spec, self.name, self.cache)
+        emb = _WORKER_EMBEDDERS.get(key)
+        if emb is None:
+            from .embed import load_embedder
+            default = self.spec == "default"
+            emb = load_embedder(None if default else self.spec, cache=self.cache or None,
+                                **({"workers": 1} if default else {}))
+            if emb.name != self.name:
+                raise ValueError(f"the cutting workers loaded model {self.spec!r} as {emb.name}, "
+                                 f"not {self.name}, the run's embedder")
+            _WORKER_EMBEDDERS[key] = emb
+        return emb
+
+    @property
+    def dim(self) -> int:  # type: ignore[override]
+        return self.loaded.dim
+
+    @property
+    def max_input_tokens(self) -> int:  # type: ignore[override]
+        return self.loaded.max_input_tokens
+
+    @property
+    def sizer(self) -> Any:  # type: ignore[override]
+        return self.loaded.sizer
+
+    def count_tokens(self, texts: Sequence[str], kind: Any = "passage") -> list[int]:
+        return self.loaded.count_tokens(texts, kind)
+
+    def embed(self, texts: Sequence[str], kind: Any = "passage", on_long: Any = None) -> np.ndarray:
+        return self.loaded.embed(texts, kind, on_long)
+
+    def _embed(self, texts: list[str], kind: Any) -> np.ndarray:
+        return self.loaded.embed(texts, kind)
+
+
+#: the models ``WorkerEmbedder`` loaded in this process, by (spec, name, cache)
+_WORKER_EMBEDDERS: dict[tuple[str, str, str | None], Embedder] = {}
 
 
 def cut_file(job: CutJob) -> CutFile:
@@ -199,14 +262,15 @@ def build_index(index: Index, paths: Sequence[str | Path], strategy: str, option
                 read_options: ReadOptions = ReadOptions(), catalog: Catalog | None = None,
                 limits: Limits = Limits(), cache: str | Path | bool | None = True,
                 batch_texts: int = 512, progress: bool = True,
-                terminal: bool | None = None) -> BuildReport:
+                terminal: bool | None = None, label: str = "indexing") -> BuildReport:
     """Read, cut, embed and write every file named by ``paths`` into ``index``.
 
     ``strategy``/``options``: how to cut (``seamcut.chunk``'s, the index's own); ``limits``: the
     reading workers (default one per core, each file under 30 min and 1.5 GiB); ``cache``: the
     parsed-document cache (``read_corpus``'s); ``batch_texts``: chunk texts per embedding call
-    and write (a write is what a kill can lose). Files that fail are in ``failures``, with the
-    reason; the others are written whatever happens to those.
+    and write (a write is what a kill can lose); ``label``: what the progress line calls the
+    build. Files that fail are in ``failures``, with the reason; the others are written whatever
+    happens to those.
     """
     from .strategies import REGISTRY
     if strategy not in REGISTRY:
@@ -225,7 +289,8 @@ def build_index(index: Index, paths: Sequence[str | Path], strategy: str, option
     lock = threading.Lock()
     to_embed: "queue.Queue[Any]" = queue.Queue(maxsize=max(4, 2 * pool.workers))
     to_write: "queue.Queue[Any]" = queue.Queue(maxsize=2)
-    bar = Throughput(len(jobs), sum(_size(j.read.path) for j in jobs), show=progress, terminal=terminal)
+    bar = Throughput(len(jobs), sum(_size(j.read.path) for j in jobs), label=label, show=progress,
+                     terminal=terminal)
 
     def fail(path: str, reason: str, size: int) -> None:
         with lock:

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import os
 import tempfile
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Sequence, Union
 
 from .model import Document
 
 if TYPE_CHECKING:
-    from .corpus import Corpus
+    from .catalog import Catalog
+    from .corpus import Corpus, Limits, ReadOptions
     from .diagnose import Inspection
     from .embed import Embedder
     from .evaluate import CompareResult, Question
@@ -23,28 +25,37 @@ def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Cor
             k: int = 4, mode: str = "hybrid", model: str = "default",
             embedder: "Embedder | None" = None, size: int | None = None,
             overlap: int | None = None, unit: str = "tokens", workdir: PathLike | None = None,
-            progress: bool = True) -> "CompareResult":
+            progress: bool = True, read_options: "ReadOptions | None" = None,
+            catalog: "Catalog | None" = None, limits: "Limits | None" = None) -> "CompareResult":
     """Run chunking strategies on the same documents and questions and judge them: hits at ``k``,
-    MRR, chunk counts and sizes, build time, tokens per question, span scores where the questions
-    carry reference spans, and whether the best strategy's lead over each other one is more than
-    noise (``seamcut.evaluate.compare``; ``seamcut compare`` on the command line).
+    MRR, chunk counts and sizes, build time and its stages, tokens per question, span scores
+    where the questions carry reference spans, and whether the best strategy's lead over each
+    other one is more than noise (``seamcut.evaluate.compare``; ``seamcut compare`` on the
+    command line).
 
-    ``documents``: ``Document``s, files or folders (read with ``seamcut.read``'s defaults, in
-    processes, cached; the files that fail are listed in the result's ``failures``), or a
-    ``seamcut.corpus.Corpus``. ``questions``: a test set file (YAML, JSONL or CSV) or
-    ``Question``s. ``strategies``: names or variants (``"parent-child:parents=blocks"``); None:
-    every strategy. ``size`` and ``overlap`` (in ``unit``: ``tokens`` of the model, ``words`` or
+    ``documents``: files or folders, indexed as ``seamcut index`` does (read and cut in worker
+    processes, parsed once for all strategies and cached; ``read_options``, ``catalog`` and
+    ``limits`` as ``seamcut.build.build_index`` takes them; the files that fail are listed in
+    the result's ``failures``); or ``Document``s or a ``seamcut.corpus.Corpus``, cut in this
+    process. ``questions``: a test set file (YAML, JSONL or CSV) or ``Question``s.
+    ``strategies``: names or variants (``"parent-child:parents=blocks"``); None: every
+    strategy. ``size`` and ``overlap`` (in ``unit``: ``tokens`` of the model, ``words`` or
     ``chars``) apply to every strategy; None: each strategy's default. ``model``: ``default``
-    (multilingual-e5-small) or a sentence-transformers folder, with an embedding cache;
-    ``embedder`` overrides it. ``mode``: ``hybrid``, ``vector`` or ``text`` search.
-    ``workdir``: where the indexes (``workdir/index/NAME``) go; None: a temporary folder.
+    (multilingual-e5-small) or a sentence-transformers folder, with an embedding cache shared by
+    every strategy; ``embedder`` overrides it (for files, ``model`` must name the same model:
+    the workers load it for the ``semantic`` strategy). ``mode``: ``hybrid``, ``vector`` or
+    ``text`` search. ``workdir``: where the indexes (``workdir/index/NAME``) go, kept for the
+    next run, which reuses each one built as asked from the same files; None: a temporary
+    folder.
 
     Raises ``ValueError`` for an unknown strategy or option, a malformed test set, no document
     read, or a question naming a file that is not among the documents.
     """
+    from .corpus import Corpus, Limits, ReadOptions
     from .embed import load_embedder
     from .evaluate import check_sources, load_questions
     from .evaluate import compare as judge
+    from .readers import expand
     from .strategies import REGISTRY
     from .strategies.spec import parse_spec
 
@@ -55,17 +66,32 @@ def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Cor
         asked, where = load_questions(questions), questions
     else:
         asked, where = list(questions), "questions"
-    corpus = _corpus(documents)
-    check_sources(asked, [d.source for d in corpus.documents], where)
+    items = documents.documents if isinstance(documents, Corpus) else _listed(documents)
+    in_memory = isinstance(documents, Corpus) or (bool(items) and all(isinstance(d, Document)
+                                                                          for d in items))
+    if in_memory:
+        if not items:
+            failed = getattr(documents, "failures", [])
+            raise ValueError("no documents read: " + "; ".join(map(str, failed[:5])))
+        sources = [d.source for d in items]
+    else:
+        sources = [str(f) for f in expand(items)]
+        if not any(Path(f).is_file() for f in sources):
+            raise ValueError(f"no documents read from {', '.join(map(str, items))}: no file there")
+    check_sources(asked, sources, where)
     opts: dict[str, Any] = {key: v for key, v in (("size", size), ("overlap", overlap)) if v is not None}
     if unit != "tokens":
         opts["unit"] = unit
     emb = embedder or load_embedder(None if model == "default" else model, cache=True)
     with tempfile.TemporaryDirectory(prefix="seamcut-compare-") as scratch:
-        result = judge(corpus.documents, asked, strategies=names, k=k, mode=mode, embedder=emb,
+        result = judge(items, asked, strategies=names, k=k, mode=mode, embedder=emb,
                        model=model, workdir=scratch if workdir is None else workdir,
-                       options={n: opts for n in names}, hashes=corpus.hashes, progress=progress)
-    result.failures = [str(f) for f in corpus.failures]
+                       options={n: opts for n in names}, progress=progress,
+                       hashes=documents.hashes if isinstance(documents, Corpus) else None,
+                       read_options=read_options or ReadOptions(), catalog=catalog,
+                       limits=limits or Limits())
+    if isinstance(documents, Corpus):
+        result.failures = [str(f) for f in documents.failures] + result.failures
     return result
 
 
@@ -94,21 +120,6 @@ def inspect(chunks: "PathLike | Iterable[Any]",
     paths = [s for s in given if not isinstance(s, Document)]
     docs = [s for s in given if isinstance(s, Document)] + (load_sources(paths) if paths else [])
     return inspect_chunks(chunks, sources=docs, model=model, size=size, overlap=overlap, unit=unit)
-
-
-def _corpus(documents: Any) -> "Corpus":
-    """``documents`` as a ``Corpus``: a ``Corpus`` or ``Document``s as given, files and folders read."""
-    from .corpus import Corpus, read_corpus
-
-    if isinstance(documents, Corpus):
-        return documents
-    items = _listed(documents)
-    if items and all(isinstance(d, Document) for d in items):
-        return Corpus(documents=items)
-    corpus = read_corpus(items)
-    if not corpus.documents:
-        raise ValueError(f"no documents read from {', '.join(map(str, items))}")
-    return corpus
 
 
 def _listed(items: Any) -> list[Any]:

@@ -8,9 +8,8 @@ import typer
 
 from .. import checks
 from ..strategies import REGISTRY
-from .errors import fail
 from .options import Mode, ModeOption, Model, Overlap, Paths, ReadFlags, Size, Unit, UnitOption
-from .render import err, print_comparison, print_failures
+from .render import err, print_builds, print_comparison, print_failures
 
 
 def compare_command(
@@ -33,21 +32,23 @@ def compare_command(
         "--report", help="Write a self-contained HTML report here.")] = None,
 ) -> None:
     """Run every strategy on the same documents and questions; print hit rate at k, MRR, chunk
-    count, build time and tokens per question, and whether the differences are more than noise."""
-    from ..corpus import read_corpus
+    count, build time and tokens per question, and whether the differences are more than noise.
+
+    Each strategy's index is built as `seamcut index` builds one (files read and cut in worker
+    processes, parsed once for all strategies; one embedding cache) into OUT/index/NAME, and
+    reused by the next run when its options and files are the same."""
     from ..evaluate import load_questions, write_json, write_misses
     from ..strategies.spec import parse_spec
     names = [s.strip() for s in strategies.split(",") if s.strip()] if strategies else list(REGISTRY)
     for name in names:  # a bad spec or test set stops before any file is read
         parse_spec(name)
     load_questions(questions)
-    corpus = read_corpus(paths, options=reading.options(), catalog=reading.load_catalog())
-    print_failures(corpus.failures, len(corpus.documents) + len(corpus.failures))
-    if not corpus.documents:
-        fail(f"no documents read from {', '.join(map(str, paths))}")
-    result = checks.compare(corpus, questions, strategies=names, k=k, mode=mode.value, model=model,
-                         size=size, overlap=overlap, unit=unit.value, workdir=out)
+    result = checks.compare(paths, questions, strategies=names, k=k, mode=mode.value, model=model,
+                            size=size, overlap=overlap, unit=unit.value, workdir=out,
+                            read_options=reading.options(), catalog=reading.load_catalog())
+    print_failures(result.failures, result.documents + len(result.failures))
     misses = write_misses(result, out / "misses")
+    print_builds(result)
     print_comparison(result)
     err.print(f"misses for an expert to read: {misses[0].parent}/misses-<strategy>.md")
     if json_out:
@@ -57,5 +58,5 @@ def compare_command(
         from ..report.compare_html import write_compare_report
         write_compare_report(result, report)
         err.print(f"report: {report}")
-    if corpus.failures:
+    if result.failures:
         raise typer.Exit(1)

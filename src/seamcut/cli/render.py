@@ -172,6 +172,30 @@ def compare_table(result: "CompareResult") -> Table:
     return table
 
 
+def print_builds(result: "CompareResult") -> None:
+    """How each strategy's index was built in this run, on standard error: files read, left
+    unchanged and failed, each stage's CPU seconds, the build's wall-clock seconds, and the
+    share of the chunk vectors that the model did not have to compute."""
+    builds = [(s.name, s.build) for s in result.strategies if s.build is not None]
+    if not builds:
+        return
+    table = Table(title="builds: CPU seconds per stage (cutting in the workers, in parallel), "
+                        "wall-clock seconds per build", title_justify="left")
+    for col in ("strategy", "files read", "unchanged", "failed", "read s", "cut s", "embed s",
+                "write s", "wall s", "vectors cached"):
+        table.add_column(col, justify="left" if col == "strategy" else "right", no_wrap=True)
+    for name, b in builds:
+        cached = b.from_cache
+        table.add_row(name, str(len(b.added) + len(b.replaced)), str(len(b.unchanged)), str(len(b.failures)),
+                      f"{b.seconds_of('read text', 'read OCR'):.2f}", f"{b.seconds_of('cut'):.2f}",
+                      f"{b.seconds_of('embed'):.2f}", f"{b.seconds_of('write', 'text index'):.2f}",
+                      f"{b.seconds:.2f}", "-" if cached is None else f"{cached:.0%}")
+    Console(stderr=True, width=max(err.width, 140)).print(table)
+    for s in result.strategies:
+        if s.rebuilt:
+            err.print(f"{s.name}: rebuilt: {s.rebuilt}", soft_wrap=True)
+
+
 def print_comparison(result: "CompareResult") -> None:
     """The table on standard output (at least 140 columns wide), then on standard error which
     strategy is best and whether its lead over each other one is more than noise, at k and at 1."""

@@ -1,31 +1,48 @@
 """Run several chunking strategies on the same documents and questions, and judge them.
 
-Each strategy cuts the corpus with its defaults (or the options given), its chunks go into their
-own index (one embedding model for all), every question is searched in each, and the results
-are scored: hits at k by answer text, MRR, span recall/precision/IoU where the questions carry
-reference spans, chunk counts and sizes, build time, and the tokens each question sends to the
-model. The best strategy is then tested against each other one on the same questions.
+Each strategy cuts the corpus with its defaults (or the options given) into its own index (one
+embedding model for all), every question is searched in each, and the results are scored: hits
+at k by answer text, MRR, span recall/precision/IoU where the questions carry reference spans,
+chunk counts and sizes, build time, and the tokens each question sends to the model. The best
+strategy is then tested against each other one on the same questions.
+
+Files are indexed by ``seamcut.build.build_index``, as ``seamcut index`` does: read and cut in
+worker processes, embedded and written in batches. What does not depend on the strategy is done
+once: a file is parsed once (the parse cache), a text is embedded once (one embedder and one
+embedding cache for every strategy), and an index already built with the same options from the
+same files and inputs is reused, so adding a strategy to a run costs that strategy alone.
+Documents given in memory are cut in this process instead. Either way the scoring reads the
+index.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import statistics
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from ..api import chunk as chunk_document
-from ..embed import Embedder
-from ..index import Hit, Index, remove_index, searchable
-from ..model import Chunk, Document
+from ..build import BuildReport, Stage, WorkerEmbedder, build_index
+from ..catalog import Catalog
+from ..corpus import Limits, ReadOptions, file_hash
+from ..embed import CachedEmbedder, Embedder
+from ..index import Hit, Index, IndexConfigError, remove_index
+from ..model import Document
 from ..progress import Steps
+from ..readers import expand
 from ..strategies import REGISTRY
-from ..strategies.spec import parse_spec, slug
+from ..strategies.spec import StrategySpec, parse_spec, slug
 from .metrics import first_hit, mean_reciprocal_rank
 from .questions import Question, source_matches
 from .significance import Comparison, compare_hits
 from .spans import Span, SpanScores, span_scores
+
+#: what an index folder built by ``compare`` was built from, beside its ``seamcut-index.json``
+INPUTS_FILE = "seamcut-compare.json"
 
 
 @dataclass(frozen=True)
@@ -66,16 +83,25 @@ class Outcome:
 
 @dataclass
 class StrategyResult:
-    """One strategy's scores over the answerable questions, and what it returned for the others."""
+    """One strategy's scores over the answerable questions, and what it returned for the others.
+    Seconds are this run's (an index reused unchanged costs nothing): ``chunk_seconds`` the CPU
+    seconds cutting took, ``embed_seconds`` the wall-clock seconds of embedding its chunks (cache
+    hits are nearly free), ``index_seconds`` those of writing them and their text index.
+    ``build``: how its index was built in this run (``seamcut.build.BuildReport``; documents cut
+    in this process have the stages ``cut``, ``embed`` and ``write`` only, each one's CPU seconds
+    taken as its wall-clock seconds); ``rebuilt``: why an index an earlier run left was not
+    reused (None: it was, or there was none)."""
     name: str
     options: dict[str, Any]
     chunks: int
     sizes: list[int]                   # tokens of every searched chunk (the model's tokens)
-    chunk_seconds: float               # cutting the corpus
-    embed_seconds: float               # embedding its chunks (cache hits are nearly free)
-    index_seconds: float               # writing the index
+    chunk_seconds: float
+    embed_seconds: float
+    index_seconds: float
     outcomes: list[Outcome] = field(default_factory=list)
     no_answer: list[Outcome] = field(default_factory=list)
+    build: BuildReport | None = None
+    rebuilt: str | None = None
 
     @property
     def build_seconds(self) -> float:
@@ -147,6 +173,7 @@ def _strategy_json(s: StrategyResult) -> dict[str, Any]:
         "name": s.name, "options": s.options, "hits": s.hits, "hit_rate": s.hit_rate, "mrr": s.mrr,
         "chunks": s.chunks, "build_seconds": round(s.build_seconds, 3),
         "chunk_seconds": round(s.chunk_seconds, 3), "embed_seconds": round(s.embed_seconds, 3),
+        "build": None if s.build is None else _build_json(s.build, s.rebuilt),
         "tokens_per_question": round(s.tokens_per_question, 1),
         "chunk_tokens": {"min": min(s.sizes, default=0), "median": statistics.median(s.sizes) if s.sizes else 0,
                          "max": max(s.sizes, default=0)},
@@ -156,6 +183,19 @@ def _strategy_json(s: StrategyResult) -> dict[str, Any]:
         "misses": [_outcome_json(o) for o in s.misses()],
         "no_answer": [_outcome_json(o) for o in s.no_answer],
     }
+
+
+def _build_json(b: BuildReport, rebuilt: str | None) -> dict[str, Any]:
+    cached = b.from_cache
+    return {"seconds": round(b.seconds, 3),
+            "stages": {n: {"items": st.items, "pages": st.pages, "tokens": st.tokens,
+                           "cpu_seconds": round(st.cpu, 3), "busy_seconds": round(st.busy, 3)}
+                       for n, st in b.stages.items() if st.items or st.cpu or st.busy},
+            "chunks": b.chunks, "embedded": b.embedded,
+            "from_cache": None if cached is None else round(cached, 4),
+            "files": {"added": len(b.added), "replaced": len(b.replaced), "unchanged": len(b.unchanged),
+                      "failed": len(b.failures)},
+            "rebuilt": rebuilt}
 
 
 def _outcome_json(o: Outcome) -> dict[str, Any]:
@@ -173,67 +213,218 @@ def default_strategies() -> list[str]:
     return list(REGISTRY)
 
 
-def compare(documents: Sequence[Document], questions: Sequence[Question], *,
+def compare(documents: Sequence[Document] | Sequence[str | Path], questions: Sequence[Question], *,
             strategies: Sequence[str] | None = None, k: int = 4, mode: str = "hybrid",
             embedder: Embedder, model: str = "default", workdir: str | Path,
             options: Mapping[str, Mapping[str, Any]] | None = None,
-            hashes: Mapping[str, str] | None = None, progress: bool = True) -> CompareResult:
-    """Cut ``documents`` with each strategy, index each cut under ``workdir/index/NAME``, search
-    every question (top ``k``, ``mode``) and score. A strategy is a name or a spec with options,
+            hashes: Mapping[str, str] | None = None, progress: bool = True,
+            read_options: ReadOptions = ReadOptions(), catalog: Catalog | None = None,
+            limits: Limits = Limits()) -> CompareResult:
+    """Index ``documents`` with each strategy under ``workdir/index/NAME``, search every question
+    (top ``k``, ``mode``) and score. A strategy is a name or a spec with options,
     ``parent-child:parents=blocks:size=48`` (``seamcut.strategies.spec``), so variants of one
     strategy can be compared. ``options[label or name]`` overrides a strategy's defaults
-    (``size``, ``overlap``, ``unit``, strategy options); a spec's own options win. ``embedder`` embeds chunks and
-    queries for every strategy (and sentences for ``semantic``); give it a cache so a rerun
-    embeds nothing."""
+    (``size``, ``overlap``, ``unit``, strategy options); a spec's own options win.
+
+    ``documents``: files and folders, or ``Document``s. Files are indexed by ``build_index``
+    (``read_options``, ``catalog``, ``limits``: how they are read; the files that fail are in
+    the result's ``failures``), and an index an earlier run left in ``workdir`` is reused when
+    it was built with the same options, model, reading inputs and seamcut code from files all
+    still named (files added since are read, changed ones replaced). ``Document``s are cut in
+    this process into fresh indexes (``hashes``: their files' hashes by source).
+
+    ``embedder`` embeds chunks and queries for every strategy: give it a cache
+    (``load_embedder(..., cache=True)``) so no text is embedded twice, across strategies and
+    runs. The ``semantic`` strategy also embeds sentences: in this process with ``embedder``,
+    in the cutting workers with ``model`` loaded there (it must load as ``embedder``'s model;
+    the cache folder of a ``CachedEmbedder`` is shared with them).
+    """
     specs = [parse_spec(s) for s in (strategies or default_strategies())]
     names = [spec.label for spec in specs]
     if len(set(names)) < len(names):
         raise ValueError(f"a strategy is named twice in {', '.join(names)}")
     if not documents:
         raise ValueError("no documents to compare on")
+    in_memory = [d for d in documents if isinstance(d, Document)]
+    if in_memory and len(in_memory) < len(documents):
+        raise TypeError("give Documents or files and folders, not both")
     work = Path(workdir)
     given = options or {}
-    settings = {spec.label: (spec, {**given.get(spec.label, given.get(spec.name, {})), **spec.options})
-                for spec in specs}
-    cut: dict[str, tuple[dict[str, list[Chunk]], float]] = {}
-    with Steps(len(names), "chunking", progress) as bar:
-        for name, (spec, opts) in settings.items():
-            opts = dict(opts)
-            if spec.name == "semantic":
-                opts.setdefault("embedder", embedder)
-            t0 = time.perf_counter()
-            by_doc = {d.id: chunk_document(d, strategy=spec.name, **opts) for d in documents}
-            cut[name] = (by_doc, time.perf_counter() - t0)
-            bar.advance(label=name)
-    searched = {name: searchable(c for cs in by_doc.values() for c in cs)
-                for name, (by_doc, _) in cut.items()}
-    texts = list(dict.fromkeys(c.text for chunks in searched.values() for c in chunks))
-    t0 = time.perf_counter()
-    embedder.embed_passages(texts)  # one call for all strategies: spread over processes, cached
-    shared_embed = time.perf_counter() - t0
+    settings = [(spec, {**given.get(spec.label, given.get(spec.name, {})), **spec.options})
+                for spec in specs]
+    paths = [] if in_memory else [str(f) for f in expand(list(documents))]  # type: ignore[arg-type]
     results: list[StrategyResult] = []
+    failures: list[str] = []
+    count = len(in_memory)
+    digests = _Digests(paths)
     answerable = [q for q in questions if q.answerable]
-    with Steps(len(names) * len(questions), "searching", progress) as bar:
-        for name in names:
-            by_doc, chunk_seconds = cut[name]
-            spec, opts = settings[name]
-            folder = work / "index" / spec.slug
-            remove_index(folder)
-            opts = _plain(opts)
-            index = Index(folder, strategy=spec.name, options=opts, model=model, embedder=embedder)
-            report = index.update(documents, lambda d: by_doc[d.id], hashes)
-            chunks = searched[name]
-            share = shared_embed * len(chunks) / max(1, len(texts))
-            res = StrategyResult(name, opts, len(chunks), [c.tokens for c in chunks],
-                                 chunk_seconds, share + report.embed_seconds, report.write_seconds)
-            for q in questions:
-                hits = index.search(q.question, k, mode=mode)  # type: ignore[arg-type]
-                outcome = _outcome(q, hits)
-                (res.outcomes if q.answerable else res.no_answer).append(outcome)
-                bar.advance(label=name)
-            results.append(res)
+    for spec, opts in settings:
+        folder = work / "index" / spec.slug
+        if in_memory:
+            index, report = _cut_here(folder, spec, opts, in_memory, embedder, model, hashes)
+            rebuilt = None
+        else:
+            index, report, rebuilt = _build(folder, spec, opts, paths, embedder, model, read_options,
+                                            catalog, limits, progress, digests)
+            for f in map(str, report.failures):  # reading failures repeat; a cutting one may not
+                if f not in failures:
+                    failures.append(f if not results else f"{f} ({spec.label})")
+            count = max(count, len(index.files))
+            if not index.files:
+                raise ValueError(f"no documents read from {', '.join(paths)}"
+                                 + (f": {'; '.join(failures[:5])}" if failures else ""))
+        results.append(_judge(spec.label, _plain(opts), index, questions, k, mode, report, progress))
+        results[-1].rebuilt = rebuilt
     return CompareResult(k, mode, model, list(questions), results, _comparisons(results, answerable, k),
-                         len(documents), comparisons_at_1=_comparisons(results, answerable, 1))
+                         count, failures, comparisons_at_1=_comparisons(results, answerable, 1))
+
+
+def _cut_here(folder: Path, spec: StrategySpec, opts: Mapping[str, Any], documents: Sequence[Document],
+              embedder: Embedder, model: str, hashes: Mapping[str, str] | None) -> tuple[Index, BuildReport]:
+    """Documents in memory cut in this process into a fresh index at ``folder``."""
+    cut_opts = dict(opts)
+    if spec.name == "semantic":
+        cut_opts.setdefault("embedder", embedder)
+    remove_index(folder)
+    index = Index(folder, strategy=spec.name, options=_plain(opts), model=model, embedder=embedder)
+    t0 = time.perf_counter()
+    before = embedder.computed
+    r = index.update(documents, lambda d: chunk_document(d, strategy=spec.name, **cut_opts), hashes)
+    stages = {name: Stage(name, cpu=seconds, busy=seconds) for name, seconds in
+              (("cut", r.chunk_seconds), ("embed", r.embed_seconds), ("write", r.write_seconds))}
+    stages["cut"].items = stages["write"].items = len(r.added) + len(r.replaced)
+    stages["embed"].items = r.chunks
+    embedded = r.chunks if before is None or embedder.computed is None else embedder.computed - before
+    return index, BuildReport(r.added, r.replaced, r.unchanged, chunks=r.chunks, parents=r.parents,
+                              embedded=embedded, seconds=time.perf_counter() - t0, stages=stages)
+
+
+def _build(folder: Path, spec: StrategySpec, opts: Mapping[str, Any], paths: Sequence[str],
+           embedder: Embedder, model: str, read_options: ReadOptions, catalog: Catalog | None,
+           limits: Limits, progress: bool, digests: "_Digests") -> tuple[Index, BuildReport, str | None]:
+    """Files (``paths``, folders expanded) indexed at ``folder`` by ``build_index``, the index
+    there reused where it can be; the index, the build's report, and why an index found there
+    was rebuilt (None: it was not). An index that holds every file as it is now is not built
+    at all (no worker started)."""
+    t0 = time.perf_counter()
+    plain = _plain(opts)
+    inputs = _inputs(paths, read_options, catalog)
+    index, rebuilt = _open_or_rebuild(folder, spec.name, plain, model, embedder, inputs, paths)
+    (folder / INPUTS_FILE).write_text(json.dumps({"inputs": inputs}), encoding="utf-8")
+    if index.files and index.is_finished() and digests.current(index):
+        return index, BuildReport(unchanged=list(index.files), seconds=time.perf_counter() - t0), None
+    cut_opts = dict(opts)
+    if spec.name == "semantic" and "embedder" not in cut_opts:
+        cache = embedder.cache.folder if isinstance(embedder, CachedEmbedder) else None
+        cut_opts["embedder"] = WorkerEmbedder(model, embedder.name, None if cache is None else str(cache))
+    report = build_index(index, paths, spec.name, cut_opts, read_options=read_options, catalog=catalog,
+                         limits=limits, progress=progress, label=f"indexing {spec.label}")
+    return index, report, rebuilt
+
+
+def _open_or_rebuild(folder: Path, strategy: str, options: dict[str, Any], model: str,
+                     embedder: Embedder, inputs: str, paths: Sequence[str]) -> tuple[Index, str | None]:
+    """The index at ``folder`` if it was built as asked from files all still among ``paths``;
+    else a new one in its place, with the reason the old one could not be used."""
+    def fresh() -> Index:
+        return Index(folder, strategy=strategy, options=options, model=model, embedder=embedder)
+
+    try:
+        index = fresh()
+    except IndexConfigError as exc:
+        remove_index(folder)
+        return fresh(), str(exc)
+    if not index.files:
+        return index, None
+    why = None
+    stamp = folder / INPUTS_FILE
+    try:
+        built_from = json.loads(stamp.read_text(encoding="utf-8")).get("inputs")
+    except (OSError, ValueError):
+        built_from = None
+    named = set(paths)
+    gone = [source for source in index.files if source not in named]
+    if index.settings.embedder not in (None, embedder.name):
+        why = f"built with embedder {index.settings.embedder}, not {embedder.name}"
+    elif built_from != inputs:
+        why = "built with other reading options, catalog fields or seamcut code"
+    elif gone:
+        why = f"built with {len(gone)} file(s) no longer named ({gone[0]}, ...)"
+    if why is None:
+        return index, None
+    remove_index(folder)
+    return fresh(), f"{folder}: {why}"
+
+
+class _Digests:
+    """The files' SHA-256 digests, taken once per run and only when an index could use them."""
+
+    def __init__(self, paths: Sequence[str]) -> None:
+        self.paths = paths
+        self._digests: dict[str, str | None] | None = None
+
+    def current(self, index: Index) -> bool:
+        """Whether ``index`` holds exactly the files, each with the bytes it has now."""
+        if self._digests is None:
+            self._digests = {p: _digest(p) for p in self.paths}
+        held = {source: v["hash"] for source, v in index.files.items()}
+        return held == self._digests
+
+
+def _digest(path: str) -> str | None:
+    try:
+        return file_hash(path)
+    except OSError:
+        return None
+
+
+def _inputs(paths: Sequence[str], read_options: ReadOptions, catalog: Catalog | None) -> str:
+    """A digest of what an index's rows depend on beyond its settings and its files' bytes: the
+    reading options, each file's catalog fields, and the code that reads, cuts and stores."""
+    h = hashlib.sha256(repr(read_options).encode())
+    if catalog is not None:
+        for f in paths:
+            h.update(repr((f, sorted(catalog.fields_for(f).items()))).encode("utf-8", "surrogatepass"))
+    h.update(_code_version().encode())
+    return h.hexdigest()[:32]
+
+
+@lru_cache(maxsize=1)
+def _code_version() -> str:
+    """A digest of seamcut's code but the parts that only judge or show (evaluation, reports,
+    the command line): another version may read, cut or store otherwise."""
+    root = Path(__file__).resolve().parents[1]
+    h = hashlib.sha256()
+    for f in sorted(root.rglob("*.py")):
+        if f.relative_to(root).parts[0] not in ("evaluate", "report", "cli", "integrations"):
+            h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _judge(name: str, options: dict[str, Any], index: Index, questions: Sequence[Question], k: int,
+           mode: str, build: BuildReport, progress: bool) -> StrategyResult:
+    """One strategy's index scored: its chunks' sizes, and every question searched."""
+    sizes = _chunk_tokens(index)
+    res = StrategyResult(name, options, len(sizes), sizes, build.seconds_of("cut"),
+                         build.seconds_of("embed", busy=True),
+                         build.seconds_of("write", "text index", busy=True), build=build)
+    with Steps(len(questions), f"searching {name}", progress) as bar:
+        for q in questions:
+            hits = index.search(q.question, k, mode=mode)  # type: ignore[arg-type]
+            outcome = _outcome(q, hits)
+            (res.outcomes if q.answerable else res.no_answer).append(outcome)
+            bar.advance()
+    return res
+
+
+def _chunk_tokens(index: Index) -> list[int]:
+    """The model tokens of every searchable chunk in the index, in document order (read from
+    three columns, not the chunks)."""
+    if "chunks" not in index.store.tables():
+        return []
+    columns = ["source", "start", "tokens"]
+    rows = index.store.table("chunks").search().select(columns).limit(None).to_arrow()
+    return [int(t) for _, _, t in sorted(zip(*(rows.column(c).to_pylist() for c in columns)))]
 
 
 def _plain(opts: Mapping[str, Any]) -> dict[str, Any]:

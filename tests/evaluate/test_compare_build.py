@@ -1,0 +1,111 @@
+"""`compare` on files builds each strategy's index as `seamcut index` does (read and cut in worker
+processes) and shares what does not depend on the strategy: a text embedded for one strategy is not
+embedded again for another, and an index built as asked from the same files is reused by the
+next run, so adding a strategy costs that strategy alone."""
+from __future__ import annotations
+
+import pytest
+
+from seamcut.build import WorkerEmbedder
+from seamcut.embed import load_embedder
+from seamcut.evaluate import compare, load_questions
+from seamcut.readers import read
+from tests.test_index import write_docs
+
+QUESTIONS = """\
+- id: w
+  question: Whitefly on cotton, how many ml per litre?
+  must_contain: 2 ml per litre
+  source: cotton.md
+- id: o
+  question: Last date of the orange insurance scheme?
+  must_contain: [31 July 2026, 31/07/2026]
+- id: n
+  question: What is the price of wheat in Delhi?
+  must_contain: []
+"""
+
+
+@pytest.fixture()
+def setup(tmp_path):
+    write_docs(tmp_path)
+    (tmp_path / "questions.yaml").write_text(QUESTIONS, encoding="utf-8")
+    embedder = load_embedder(None, cache=tmp_path / "embeddings")  # a cache of this test's own
+    return tmp_path, load_questions(tmp_path / "questions.yaml"), embedder
+
+
+def by_name(result):
+    return {s.name: s for s in result.strategies}
+
+
+def test_files_are_built_once_and_reused(setup):
+    tmp, questions, emb = setup
+    docs, work = tmp / "docs", tmp / "work"
+
+    first = by_name(compare([docs], questions, strategies=["fixed", "recursive"], embedder=emb,
+                            workdir=work, progress=False))
+    fixed, recursive = first["fixed"].build, first["recursive"].build
+    assert len(fixed.added) == 3 and fixed.chunks == first["fixed"].chunks > 0
+    assert fixed.stages["cut"].items == 3 and fixed.stages["cut"].cpu > 0
+    # documents this small are one chunk each for both: the same texts, embedded once
+    assert [s.sizes for s in first.values()][0] == [s.sizes for s in first.values()][1]
+    assert fixed.embedded == fixed.chunks and recursive.embedded == 0 and recursive.from_cache == 1.0
+    assert all(s.hits == 2 for s in first.values())
+
+    # a strategy added: the two built before are reused (no file read), the new one built
+    again = by_name(compare([docs], questions, strategies=["fixed", "recursive", "parent-child"],
+                            embedder=emb, workdir=work, progress=False))
+    for name in ("fixed", "recursive"):
+        b = again[name].build
+        assert (len(b.added), len(b.replaced), len(b.unchanged), again[name].rebuilt) == (0, 0, 3, None)
+        assert again[name].chunk_seconds == 0 and again[name].sizes == first[name].sizes
+        assert [o.rank for o in again[name].outcomes] == [o.rank for o in first[name].outcomes]
+    assert len(again["parent-child"].build.added) == 3
+
+    # one file changed: only it is read and cut again
+    cotton = docs / "cotton.md"
+    cotton.write_text(cotton.read_text(encoding="utf-8") + "\nSpray in the evening.\n", encoding="utf-8")
+    changed = by_name(compare([docs], questions, strategies=["fixed"], embedder=emb, workdir=work,
+                              progress=False))["fixed"].build
+    assert (changed.added, changed.replaced, len(changed.unchanged)) == ([], [str(cotton)], 2)
+
+    # a file no longer named: that index is built again, and says why
+    fewer = compare([cotton, docs / "orange.md"], questions, strategies=["fixed"], embedder=emb,
+                    workdir=work, progress=False)
+    assert len(fewer.strategies[0].build.added) == 2 and fewer.documents == 2
+    assert "no longer named" in fewer.strategies[0].rebuilt
+
+
+def test_bad_files_are_listed_and_the_rest_compared(setup):
+    tmp, questions, emb = setup
+    (tmp / "docs" / "empty.txt").write_bytes(b"")
+    result = compare([tmp / "docs"], questions, strategies=["structure"], embedder=emb,
+                     workdir=tmp / "work", progress=False)
+    assert result.documents == 3 and len(result.failures) == 1
+    assert "empty.txt" in result.failures[0] and "empty file" in result.failures[0]
+    assert result.strategies[0].hits == 2 and len(result.strategies[0].build.failures) == 1
+    (tmp / "only").mkdir()
+    (tmp / "only" / "empty.txt").write_bytes(b"")
+    with pytest.raises(ValueError, match="no documents read from .*empty file"):
+        compare([tmp / "only"], [], strategies=["fixed"], embedder=emb, workdir=tmp / "w2", progress=False)
+
+
+def test_semantic_cut_in_workers_equals_cut_here(setup):
+    tmp, questions, emb = setup
+    files = sorted((tmp / "docs").iterdir())
+    in_workers = compare(files, questions, strategies=["semantic"], embedder=emb,
+                         workdir=tmp / "a", progress=False).strategies[0]
+    here = compare([read(f) for f in files], questions, strategies=["semantic"], embedder=emb,
+                   workdir=tmp / "b", progress=False).strategies[0]
+    assert in_workers.build.stages["cut"].items == 3 and here.build.stages["cut"].items == 3
+    assert sorted(in_workers.sizes) == sorted(here.sizes)
+    for a, b in zip(in_workers.outcomes + in_workers.no_answer, here.outcomes + here.no_answer):
+        assert [(r.rank, r.source, r.start, r.end, r.text) for r in a.results] == \
+               [(r.rank, r.source, r.start, r.end, r.text) for r in b.results]
+        # the same vectors; the stores' sums may differ in the last bits
+        assert [r.similarity for r in a.results] == pytest.approx([r.similarity for r in b.results], abs=1e-5)
+
+
+def test_worker_embedder_refuses_another_model():
+    with pytest.raises(ValueError, match="not some-other-model"):
+        WorkerEmbedder("default", "some-other-model").embed_passages(["x"])
