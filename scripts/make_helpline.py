@@ -24,27 +24,21 @@ Checks (the script fails loudly otherwise): every Devanagari page round-trips th
 the pdftotext text of its page (whitespace collapsed; for the scanned page, in its OCR text).
 
 Output is deterministic, byte for byte: PDF dates are pinned and SOURCE_DATE_EPOCH is set.
+The PDF making itself (WeasyPrint, pango-view pages, scans, pinned dates) is scripts/pdfmaking.py,
+shared with scripts/make_corpus.py.
 """
 from __future__ import annotations
 
-import hashlib
-import os
-import re
-import shutil
-import subprocess
 import sys
 import tempfile
-import unicodedata
-import time
 from pathlib import Path
 
-# fontTools (WeasyPrint's font subsetter) stamps fonts with the time unless this is set
-os.environ.setdefault("SOURCE_DATE_EPOCH", "1767225600")  # 2026-01-01 00:00 UTC
+from pdfmaking import (MARKUP_TAG, PdfMakingError, html_pdf, missing_tools, norm, page_count, page_text,
+                       pango_page, pango_pdf, rasterize, save_scan, scanned)
 
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "examples" / "helpline"
 SRC = ROOT / "examples" / "helpline-src"  # beside the corpus, so reading the corpus folder reads only the PDFs
-FIXED_DATE = b"D:20260101000000Z"
 
 #: English PDFs made with WeasyPrint: output name -> source
 HTML_DOCS = {
@@ -146,123 +140,26 @@ QUESTIONS: list[tuple[str, object, str | None, int | None]] = [
 ]
 
 
-def run(*cmd: str, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run(cmd, check=True, capture_output=True, **kw)
-
-
-def pin_dates(pdf: Path) -> None:
-    """Replace PDF date strings by a fixed one of the same length (xref offsets stay right)."""
-    data = pdf.read_bytes()
-    data = re.sub(rb"D:\d{14}(?:Z|[+-]\d\d'\d\d'?)?", lambda m: FIXED_DATE.ljust(len(m.group(0)), b"Z")
-                  if len(m.group(0)) >= len(FIXED_DATE) else m.group(0), data)
-    # pdfium writes a file /ID from the time of saving: make it a hash of the content instead
-    ids = re.compile(rb"/ID\s*\[\s*<([0-9A-Fa-f]{32})>\s*<([0-9A-Fa-f]{32})>\s*\]")
-    if ids.search(data):
-        digest = hashlib.md5(ids.sub(b"", data)).hexdigest().upper().encode()
-        data = ids.sub(lambda m: m.group(0).replace(m.group(1), digest).replace(m.group(2), digest), data)
-    pdf.write_bytes(data)
-
-
-def page_text(pdf: Path, page: int) -> str:
-    return run("pdftotext", "-f", str(page), "-l", str(page), str(pdf), "-").stdout.decode("utf-8")
-
-
-def norm(text: str) -> str:
-    return " ".join(unicodedata.normalize("NFC", text).split())
-
-
-def page_count(pdf: Path) -> int:
-    info = run("pdfinfo", str(pdf)).stdout.decode()
-    return int(re.search(r"Pages:\s+(\d+)", info).group(1))
-
-
-def merge(parts: list[Path], out: Path) -> None:
-    """Join single-page PDFs (pypdfium2: unlike pdfunite it writes no random /ID)."""
-    import pypdfium2 as pdfium
-
-    doc = pdfium.PdfDocument.new()
-    for part in parts:
-        src = pdfium.PdfDocument(str(part))
-        doc.import_pages(src)
-        src.close()
-    doc.save(str(out))
-    doc.close()
-
-
 def make_html(src: Path, out: Path) -> None:
-    import weasyprint
-
-    weasyprint.HTML(filename=str(src)).write_pdf(str(out))
-    pin_dates(out)
-
-
-_TAG = re.compile(r"<[^>]+>")
+    html_pdf(out, filename=src)
 
 
 def make_pango(src: Path, out: Path, header: str) -> None:
-    pages = src.read_text(encoding="utf-8").split("---page---\n")
-    with tempfile.TemporaryDirectory() as tmp:
-        parts = []
-        for n, body in enumerate(pages, start=1):
-            markup = (f'<span size="small" foreground="#444444">{header}</span>\n\n'
-                      f"{body.strip()}\n\n\n"
-                      f'<span size="small">MADE UP (काल्पनिक)    पृष्ठ {n} / {len(pages)}</span>\n')
-            txt, pdf = Path(tmp) / f"p{n}.txt", Path(tmp) / f"p{n:03d}.pdf"
-            txt.write_text(markup, encoding="utf-8")
-            run("pango-view", "--markup", "--font=Noto Sans Devanagari 12", "--width=483",
-                "--hinting=none", "--hint-metrics=off", "--subpixel-positions",
-                "--margin=56", "--dpi=72", "-q", "-o", str(pdf), str(txt))
-            # the text must come back from the PDF (a wrong text map garbles vowel signs)
-            back = norm(page_text(pdf, 1)).replace(" ", "")
-            for line in _TAG.sub("", body).splitlines():
-                want = norm(line).replace(" ", "")
-                if want and want not in back:
-                    sys.exit(f"{out.name} page {n}: pdftotext does not give back {line!r}")
-            pin_dates(pdf)
-            parts.append(pdf)
-        merge(parts, out)
-    pin_dates(out)
-
-
-def _rasterize(pdf: Path, dpi: int) -> "Image.Image":
-    from PIL import Image
-
-    with tempfile.TemporaryDirectory() as tmp:
-        run("pdftoppm", "-r", str(dpi), "-gray", "-png", "-singlefile", str(pdf), str(Path(tmp) / "page"))
-        return Image.open(Path(tmp) / "page.png").convert("L").copy()
-
-
-def _scanned(img: "Image.Image", *, seed: int, skew: float, turn: int, noise: float) -> "Image.Image":
-    """A page as a scanner gives it back: turned, slightly skewed, grey speckle and blur."""
-    import numpy as np
-    from PIL import Image, ImageFilter
-
-    img = img.rotate(skew, expand=True, fillcolor=255, resample=Image.BICUBIC)
-    if turn:
-        img = img.rotate(turn, expand=True, fillcolor=255)
-    rng = np.random.default_rng(seed)
-    arr = np.asarray(img, dtype=np.int16)
-    arr = arr + rng.normal(0, noise, arr.shape).astype(np.int16) - 10
-    arr[rng.random(arr.shape) < 0.002] = 40
-    return Image.fromarray(np.clip(arr, 0, 255).astype(np.uint8)).filter(ImageFilter.GaussianBlur(0.6))
-
-
-def _save_scan(img: "Image.Image", out: Path, dpi: int, title: str) -> None:
-    fixed = time.gmtime(1767225600)  # 2026-01-01 00:00 UTC
-    img.save(out, "PDF", resolution=dpi, quality=60, title=title, creationDate=fixed, modDate=fixed)
+    try:
+        pango_pdf(src.read_text(encoding="utf-8").split("---page---\n"), out, header)
+    except PdfMakingError as err:
+        sys.exit(str(err))
 
 
 def make_scan(src: Path, out: Path) -> None:
-    import weasyprint
-
     with tempfile.TemporaryDirectory() as tmp:
         pdf = Path(tmp) / "clean.pdf"
-        weasyprint.HTML(filename=str(src)).write_pdf(str(pdf))
+        html_pdf(pdf, filename=src)
         truth = page_text(pdf, 1)
-        img = _rasterize(pdf, 150)
+        [img] = rasterize(pdf, 150)
     # a page fed sideways into the scanner
-    img = _scanned(img, seed=2019, skew=1.2, turn=90, noise=12)
-    _save_scan(img, out, 150, "Seed Subsidy Circular 2019 (MADE UP, scanned)")
+    img = scanned(img, seed=2019, skew=1.2, turn=90, noise=12)
+    save_scan([img], out, 150, "Seed Subsidy Circular 2019 (MADE UP, scanned)")
     (SRC / (out.stem + ".truth.txt")).write_text(truth, encoding="utf-8")
 
 
@@ -270,12 +167,11 @@ def make_devanagari_scan(src: Path, out: Path, seed: int) -> None:
     """A Devanagari notice rendered with pango-view, printed and scanned at 200 dpi."""
     with tempfile.TemporaryDirectory() as tmp:
         pdf = Path(tmp) / "clean.pdf"
-        run("pango-view", "--markup", "--font=Noto Sans Devanagari 13", "--width=483",
-            "--hinting=none", "--margin=56", "--dpi=72", "-q", "-o", str(pdf), str(src))
-        img = _rasterize(pdf, 200)
-    img = _scanned(img, seed=seed, skew=0.8, turn=0, noise=8)
-    _save_scan(img, out, 200, f"{out.stem} (MADE UP, scanned)")
-    truth = _TAG.sub("", src.read_text(encoding="utf-8"))
+        pango_page(src, pdf, font="Noto Sans Devanagari 13", subpixel=False)
+        [img] = rasterize(pdf, 200)
+    img = scanned(img, seed=seed, skew=0.8, turn=0, noise=8)
+    save_scan([img], out, 200, f"{out.stem} (MADE UP, scanned)")
+    truth = MARKUP_TAG.sub("", src.read_text(encoding="utf-8"))
     (SRC / (out.stem + ".truth.txt")).write_text(truth, encoding="utf-8")
 
 
@@ -320,9 +216,8 @@ def write_questions(texts: dict[tuple[str, int], str]) -> None:
 
 
 def main() -> None:
-    for tool in ("pango-view", "pdftotext", "pdftoppm", "pdfinfo"):
-        if shutil.which(tool) is None:
-            sys.exit(f"{tool} is not installed (apt-get install pango1.0-tools poppler-utils fonts-noto-core)")
+    for tool in missing_tools():
+        sys.exit(f"{tool} is not installed (apt-get install pango1.0-tools poppler-utils fonts-noto-core)")
     # the corpus folder holds only generated PDFs and questions.yaml
     for old in OUT.iterdir():
         if old.is_file() and old.suffix in (".md", ".txt", ".pdf"):

@@ -29,11 +29,16 @@ for lang in hin mar osd; do
 done
 command -v pdftotext >/dev/null || apt_packages+=(poppler-utils)
 # for the tests: qpdf encrypts a PDF (encrypted-input checks); pango-view with Noto fonts renders
-# Hindi and Marathi pages with a correct text map (OCR error-rate checks)
+# Hindi and Marathi pages with a correct text map (OCR error-rate checks, scripts/make_corpus.py);
+# WeasyPrint (the `test` extra) needs Pango >= 1.44 with its FreeType backend. libharfbuzz-subset0,
+# which WeasyPrint would prefer, is left out on purpose: it subsets fonts differently, so
+# scripts/make_helpline.py would no longer rebuild the example PDFs byte for byte.
 if [ "$test" = 1 ]; then
   command -v qpdf >/dev/null || apt_packages+=(qpdf)
   command -v pango-view >/dev/null || apt_packages+=(pango1.0-tools)
   [ -d /usr/share/fonts/truetype/noto ] || apt_packages+=(fonts-noto-core)
+  ldconfig -p | grep -q 'libpango-1.0.so.0' || apt_packages+=(libpango-1.0-0)
+  ldconfig -p | grep -q 'libpangoft2-1.0.so.0' || apt_packages+=(libpangoft2-1.0-0)
 fi
 if ((${#apt_packages[@]})); then
   if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
