@@ -28,8 +28,8 @@ def chunk(text_or_document: str | Document, strategy: str = "recursive", size: i
     (headings, blocks, blank lines, ...); no chunk crosses a window border, so there the chunk
     after it has no overlap with the one before (``seamcut.strategies.windows``).
     """
-    return list(iter_chunks(text_or_document, strategy, size, overlap, unit, tokenizer, window_chars,
-                            **options))
+    return list(iter_chunks(text_or_document, strategy, size, overlap, unit, tokenizer,
+                            window_chars, **options))
 
 
 def iter_chunks(text_or_document: str | Document, strategy: str = "recursive",

@@ -22,7 +22,7 @@ from __future__ import annotations
 import dataclasses
 from bisect import bisect_left, bisect_right
 from itertools import accumulate
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import Callable, Iterator, Sequence
 
 from ..model import Chunk, Document, Element
 from ..outline import Outline
