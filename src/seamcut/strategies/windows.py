@@ -32,7 +32,8 @@ from .units import HEADING_KINDS
 from .window import Window
 
 #: a document longer than this many code points (characters) is chunked in windows of at most
-#: this many; about 2 to 4 MB of text in memory, and well below a second of tokenizing
+#: this many: a window's text (1 to 4 bytes a code point) and its token measure (e5: about 40 MB
+#: for a million characters of prose) are what a window holds beside the document
 WINDOW_CHARS = 1_000_000
 
 
@@ -42,9 +43,9 @@ def borders(doc: Document, width: int = WINDOW_CHARS) -> list[int]:
     text, n = doc.text, len(doc.text)
     els = doc.elements
     # sections open at a heading after text (a run of headings opens one section)
-    heads = [e.start for i, e in enumerate(els) if e.kind in HEADING_KINDS
-             and (i == 0 or els[i - 1].kind not in HEADING_KINDS)]
-    blocks = [e.start for e in els]
+    heads = sorted(e.start for i, e in enumerate(els) if e.kind in HEADING_KINDS
+                   and (i == 0 or els[i - 1].kind not in HEADING_KINDS))
+    blocks = sorted(e.start for e in els)
     out: list[int] = []
     a = 0
     while n - a > width:
