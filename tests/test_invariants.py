@@ -57,17 +57,22 @@ def check_invariants(text, strategy: str, size: int, overlap: int, unit: str,
         assert c.tokens == real_tokens, ("tokens field is not the real count", c.tokens, real_tokens)
         if token_sizer.max_input:
             assert real_tokens <= token_sizer.max_input
+    check_tiling(text, chunks, overlap)
+    again = seamcut.chunk(source, strategy=strategy, size=size, overlap=overlap, unit=unit,
+                          tokenizer=tokenizer)
+    assert [(c.id, c.start, c.end) for c in again] == [(c.id, c.start, c.end) for c in chunks]
+    assert len({c.id for c in chunks}) == len(chunks)
+    return chunks
+
+
+def check_tiling(text: str, chunks: list[seamcut.Chunk], overlap: int) -> None:
+    """In document order, no non-whitespace character lost, none repeated without overlap."""
     for a, b in zip(chunks, chunks[1:]):
         assert a.start < b.start and a.end < b.end, "chunks out of order, or one only overlap"
         assert is_blank(text, a.end, b.start), "non-whitespace text lost between chunks"
         if overlap == 0:
             assert a.end <= b.start, "text repeated without overlap"
     assert is_blank(text, 0, chunks[0].start) and is_blank(text, chunks[-1].end)
-    again = seamcut.chunk(source, strategy=strategy, size=size, overlap=overlap, unit=unit,
-                          tokenizer=tokenizer)
-    assert [(c.id, c.start, c.end) for c in again] == [(c.id, c.start, c.end) for c in chunks]
-    assert len({c.id for c in chunks}) == len(chunks)
-    return chunks
 
 
 # Random text: Latin, Devanagari (with danda), CJK, emoji, punctuation, every kind of whitespace,

@@ -1,16 +1,19 @@
 """``seamcut.chunk``: a text or document cut by a named strategy (the strategies' layer; the
-evaluation and the integrations cut through it too)."""
+evaluation and the integrations cut through it too). ``iter_chunks`` gives the same chunks one
+window of a long document at a time, so a caller that writes them as they come holds one
+window's chunks, not the document's."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterator
 
 from .model import Chunk, Document
 from .strategies import REGISTRY
+from .strategies.windows import WINDOW_CHARS, chunk_windows
 
 
 def chunk(text_or_document: str | Document, strategy: str = "recursive", size: int | None = None,
           overlap: int | None = None, unit: str = "tokens", tokenizer: Any = None,
-          **options: Any) -> list[Chunk]:
+          window_chars: int = WINDOW_CHARS, **options: Any) -> list[Chunk]:
     """Cut a text or a ``Document`` into chunks.
 
     ``size`` and ``overlap`` are in ``unit``: ``"tokens"`` of the embedding model (``tokenizer``;
@@ -19,12 +22,30 @@ def chunk(text_or_document: str | Document, strategy: str = "recursive", size: i
     0). ``strategy`` is one of ``fixed``, ``sentence``, ``paragraph``, ``recursive``,
     ``structure``, ``semantic``, ``parent-child``; other keyword options go to that strategy's
     config (e.g. ``within_paragraph=True``, ``merge_siblings=True``, ``parent_size=800``).
+
+    ``window_chars``: a document longer than this many code points (default ``WINDOW_CHARS``,
+    1,000,000) is chunked in windows of at most that many, cut at its strongest boundaries
+    (headings, blocks, blank lines, ...); no chunk crosses a window border, so there the chunk
+    after it has no overlap with the one before (``seamcut.strategies.windows``).
     """
+    return list(iter_chunks(text_or_document, strategy, size, overlap, unit, tokenizer,
+                            window_chars, **options))
+
+
+def iter_chunks(text_or_document: str | Document, strategy: str = "recursive",
+                size: int | None = None, overlap: int | None = None, unit: str = "tokens",
+                tokenizer: Any = None, window_chars: int = WINDOW_CHARS,
+                **options: Any) -> Iterator[Chunk]:
+    """``chunk``'s chunks, in order, made a window at a time as they are asked for (a bad
+    strategy or option raises here, before any is made)."""
     try:
         fn, config_cls = REGISTRY[strategy]
     except KeyError:
         raise ValueError(f"unknown strategy {strategy!r}; choose from {', '.join(REGISTRY)}") from None
+    if not isinstance(window_chars, int) or window_chars < 2:
+        raise ValueError(f"window_chars must be a whole number of code points, at least 2; "
+                         f"got {window_chars!r}")
     sizes = {k: v for k, v in (("size", size), ("overlap", overlap)) if v is not None}
     config = config_cls(unit=unit, tokenizer=tokenizer, **sizes, **options)
     doc = Document.from_text(text_or_document) if isinstance(text_or_document, str) else text_or_document
-    return fn(doc, config)
+    return chunk_windows(doc, fn, config, window_chars)

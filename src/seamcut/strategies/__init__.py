@@ -14,7 +14,10 @@ Each named strategy is a configuration of passes over spans:
   the chunk of what follows, a unit too long alone split by its rule);
 - ``semantic``: sentences grouped by meaning, then the shared split, pack and chunk factory;
 - ``parent_child``: children cut at parents' borders, grouped under their parents;
-- ``chunks``: the one chunk factory and id recipe.
+- ``chunks``: the one chunk factory and id recipe;
+- ``windows``: a document over ``WINDOW_CHARS`` (1,000,000 code points) chunked a ``Window``
+  (``window``) at a time, cut at its strongest boundaries, so memory is bounded by the window;
+  ``seamcut.api.iter_chunks`` yields the chunks as each window is done.
 """
 from __future__ import annotations
 

@@ -9,6 +9,7 @@ from ..model import Chunk, Document, stable_hash
 from ..outline import Outline
 from ..text.space import SPACE_CHARS
 from .budget import Budget
+from .window import outline_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +45,7 @@ def make_chunks(doc: Document, drafts: Sequence[Draft], budget: Budget, strategy
     it (``budget.tokens``), the language that of most of the span; every chunk's metadata is the
     document's plus ``config`` (the fingerprint)."""
     text = doc.text
-    outline = outline or Outline(doc)
+    outline = outline or outline_of(doc)
     meta = {**doc.metadata, "config": fingerprint}
     out = []
     for d in drafts:

@@ -15,12 +15,12 @@ import dataclasses
 from bisect import bisect_right
 
 from ..model import Chunk, Document
-from ..outline import Outline
 from ..text import is_blank
 from .budget import Budget
 from .chunks import Draft, as_document, first_word, make_chunks
 from .config import ParentChildConfig, SizeConfig, as_config
 from .structure import structure_chunks, structure_drafts
+from .window import outline_of
 
 
 def parent_child(document: Document | str, config: SizeConfig = ParentChildConfig()) -> list[Chunk]:
@@ -33,7 +33,7 @@ def parent_child(document: Document | str, config: SizeConfig = ParentChildConfi
     if is_blank(doc.text):
         return []
     budget = Budget(doc.text, cfg)
-    outline = Outline(doc)
+    outline = outline_of(doc)
     parents = structure_chunks(doc, parent_cfg, "parent-child", embedded=False, like=budget,
                                outline=outline)
     drafts = cut_at(doc.text, structure_drafts(doc, cfg, budget, outline), [p.start for p in parents])

@@ -17,6 +17,7 @@ from ..outline import Outline
 from ..text import is_blank
 from .budget import Budget
 from .chunks import Draft, as_document, make_chunks
+from .window import outline_of
 from .config import SizeConfig, StructureConfig, as_config
 from .engine import RECURSIVE_LEVELS, Piece, no_barrier, pack, split
 from .packer import greedy
@@ -213,7 +214,7 @@ def structure_chunks(document: Document | str, config: SizeConfig, name: str,
         return []
     cfg = as_config(config, StructureConfig)
     budget = Budget(doc.text, cfg, embedded=embedded, like=like)
-    outline = outline or Outline(doc)
+    outline = outline or outline_of(doc)
     drafts = structure_drafts(doc, cfg, budget, outline)
     return make_chunks(doc, drafts, budget, name, cfg.fingerprint(name, budget.token_sizer), outline)
 

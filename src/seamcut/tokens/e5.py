@@ -14,7 +14,7 @@ import numpy as np
 
 from ..text.space import SPACE_SET, code_points
 from .measure import Measure
-from .pieces import piece_ends, split_pieces
+from .pieces import encoded_pieces, piece_ends, segment_starts
 from .sizer import Sizer
 
 
@@ -57,19 +57,17 @@ class E5Sizer(Sizer):
         return self.model.token_count(text)
 
     def measure(self, text: str) -> Measure:
-        seg, seams, pieces = split_pieces(text)
-        encs = self.tokenizer.encode_batch(pieces)
-
-        def fine(k: int) -> list[int]:
-            return piece_ends(pieces[k], seg[k], encs[k].offsets)
-
+        seg, seams = segment_starts(text)
         # where the rebuild may differ: characters it cannot normalise like the model, and unknown
         # characters (the model counts one token each, the rebuild fuses runs of them)
         marks = np.flatnonzero(np.isin(code_points(text), self._unreliable_codes)).tolist()
-        for k, e in enumerate(encs):
+        ends = []
+        for start, piece, e in encoded_pieces(text, seg, self.tokenizer.encode_batch):
+            offsets = e.offsets
+            ends.append(piece_ends(piece, start, offsets))
             ids = e.ids
             if _E5_UNK in ids:
-                marks += [seg[k] + o[0] for i, o in zip(ids, e.offsets) if i == _E5_UNK]
+                marks += [start + o[0] for i, o in zip(ids, offsets) if i == _E5_UNK]
         marks = sorted(marks + seams)
         whole_ok = _nfkc_per_char_agrees(text, self._per_char)
         per_char = self._per_char
@@ -81,8 +79,8 @@ class E5Sizer(Sizer):
                 return False
             return not _nfkc_per_char_agrees(t[a:b], per_char)  # reordered or composed marks?
 
-        return Measure.pieces(text, seg, [len(e) for e in encs], fine, overhead=self.overhead,
-                              margin=0, exact_midword=False, exact_trailing_space=False,
+        return Measure.packed(text, seg, ends, overhead=self.overhead, margin=0,
+                              exact_midword=False, exact_trailing_space=False,
                               unreliable=unreliable, spaces=self._spaces)
 
 

@@ -150,12 +150,9 @@ class HFTokenizerSizer(Sizer):
                                     exact_midword=False, exact_trailing_space=True,
                                     checkpoints=seams)
 
-        def fine(k: int) -> list[int]:
-            return piece_ends(pieces[k], seg[k], encs[k].offsets)
-
-        return Measure.pieces(text, seg, [len(e) for e in encs], fine, overhead=self.overhead,
-                              margin=self._margin, exact_midword=False,
-                              exact_trailing_space=False, checkpoints=seams)
+        ends = [piece_ends(piece, start, e.offsets) for start, piece, e in zip(seg, pieces, encs)]
+        return Measure.packed(text, seg, ends, overhead=self.overhead, margin=self._margin,
+                              exact_midword=False, exact_trailing_space=False, checkpoints=seams)
 
 
 def stable_tokenizer_hash(tok: Any) -> str:

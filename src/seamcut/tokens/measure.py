@@ -71,6 +71,18 @@ class Measure:
         m._fine_of = fine
         return m
 
+    @classmethod
+    def packed(cls, text: str, starts: list[int], ends: Sequence[np.ndarray],
+               **options: Any) -> "Measure":
+        """A measure in pieces from each piece's unit ends (``ends[k]``, document offsets), kept
+        in one array of 8 bytes a unit; a piece's ends become a list only where a query looks
+        inside it."""
+        counts = [len(e) for e in ends]
+        flat = np.concatenate(ends) if ends else np.zeros(0, dtype=np.int64)
+        cum = np.concatenate(([0], np.cumsum(counts, dtype=np.int64))).tolist()
+        return cls.pieces(text, starts, counts, lambda k: flat[cum[k]:cum[k + 1]].tolist(),
+                          **options)
+
     def _piece(self, k: int) -> list[int]:
         got = self._fine.get(k)
         if got is None:

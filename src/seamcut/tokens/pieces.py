@@ -7,12 +7,14 @@ for real. Offsets and lengths are in code points.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Iterator, Sequence, TypeVar
 
 import numpy as np
 
 from ..text.segment import paragraph_gaps
 from ..text.space import SPACE_SET, solid_prefix
+
+T = TypeVar("T")
 
 #: documents are tokenized in pieces of at most this many characters (cut at whitespace)
 SEGMENT_CHARS = 16384
@@ -56,6 +58,23 @@ def split_pieces(text: str) -> tuple[list[int], list[int], list[str]]:
     return starts, seams, [text[a:b] for a, b in zip(bounds, bounds[1:])]
 
 
+#: pieces tokenized per call in ``encoded_pieces``: at most this many pieces' encodings (about
+#: 100 bytes a token in ``tokenizers``) are held at once
+PIECES_PER_BATCH = 16
+
+
+def encoded_pieces(text: str, starts: list[int], encode_batch: Callable[[list[str]], Sequence[T]]
+                   ) -> Iterator[tuple[int, str, T]]:
+    """``(start, piece, encoding)`` for each piece of ``text`` cut at ``starts``, in order,
+    encoded ``PIECES_PER_BATCH`` pieces at a time, so only one batch's pieces and encodings are
+    held (not a copy of the whole text in pieces, nor every token's encoding)."""
+    bounds = [*starts, len(text)]
+    for lo in range(0, len(starts), PIECES_PER_BATCH):
+        pieces = [text[a:b] for a, b in zip(bounds[lo:lo + PIECES_PER_BATCH],
+                                            bounds[lo + 1:lo + PIECES_PER_BATCH + 1])]
+        yield from zip(starts[lo:lo + PIECES_PER_BATCH], pieces, encode_batch(pieces))
+
+
 def token_ends(text: str, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
     """Sorted unit ends for the tokens at ``[starts, ends)`` of ``text``, one per token.
 
@@ -76,10 +95,10 @@ def token_ends(text: str, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
     return np.maximum.accumulate(ends)
 
 
-def piece_ends(piece: str, shift: int, offsets: Sequence[tuple[int, int]]) -> list[int]:
+def piece_ends(piece: str, shift: int, offsets: Sequence[tuple[int, int]]) -> np.ndarray:
     """Unit ends, in document offsets, of one piece's tokens (see ``token_ends``); ``shift`` is
     where the piece starts in the document."""
     if not offsets:
-        return []
+        return np.zeros(0, dtype=np.int64)
     st, en = np.asarray(offsets, dtype=np.int64).reshape(-1, 2).T
-    return (token_ends(piece, st, en) + shift).tolist()
+    return token_ends(piece, st, en) + shift

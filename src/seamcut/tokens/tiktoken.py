@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from .measure import Measure
-from .pieces import piece_ends, split_pieces
+from .pieces import encoded_pieces, piece_ends, segment_starts
 from .sizer import Sizer
 
 
@@ -38,15 +38,14 @@ class TiktokenSizer(Sizer):
         return [len(t) for t in self.encoding.encode_ordinary_batch(list(texts))]
 
     def measure(self, text: str) -> Measure:
-        seg, seams, pieces = split_pieces(text)
-        all_ids = self.encoding.encode_ordinary_batch(pieces)
+        seg, seams = segment_starts(text)
         enc = self.encoding
-
-        def fine(k: int) -> list[int]:
-            _, offsets = enc.decode_with_offsets(all_ids[k])
+        ends = []
+        for start, piece, ids in encoded_pieces(text, seg, enc.encode_ordinary_batch):
+            _, offsets = enc.decode_with_offsets(ids)
             # tokens that hold part of one character all end with that character
-            ends = [*offsets[1:], len(pieces[k])]
-            return piece_ends(pieces[k], seg[k], [(a, max(b, a + 1)) for a, b in zip(offsets, ends)])
-
-        return Measure.pieces(text, seg, [len(i) for i in all_ids], fine, overhead=0, margin=3,
-                              exact_midword=False, exact_trailing_space=False, checkpoints=seams)
+            after = [*offsets[1:], len(piece)]
+            spans = [(a, max(b, a + 1)) for a, b in zip(offsets, after)]
+            ends.append(piece_ends(piece, start, spans))
+        return Measure.packed(text, seg, ends, overhead=0, margin=3, exact_midword=False,
+                              exact_trailing_space=False, checkpoints=seams)
