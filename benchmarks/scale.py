@@ -2,8 +2,9 @@
 """The large build, measured: `seamcut index` on the scale corpus (scripts/make_corpus.py), with
 the memory of every process it starts sampled as it runs.
 
-    .venv/bin/python benchmarks/scale.py --pages 900             # a 900-page slice, extrapolated
+    .venv/bin/python benchmarks/scale.py --sample 10              # every 10th file of the 9,000 pages
     .venv/bin/python benchmarks/scale.py                          # all 9,000 pages
+    .venv/bin/python benchmarks/scale.py --pages 900              # a corpus made at 900 pages
     .venv/bin/python benchmarks/scale.py --corpus DIR --report    # any folder (no questions needed)
 
 Prints, and writes to ``--out`` (JSON, Markdown, PNG):
@@ -71,20 +72,17 @@ class Sampler(threading.Thread):
                 self.samples.append((time.monotonic() - t0, rss, pss))
 
 
-def make_corpus(pages: int, out: Path | None) -> Path:
-    cmd = [sys.executable, str(ROOT / "scripts" / "make_corpus.py"), "--pages", str(pages)]
-    if out:
-        cmd += ["--out", str(out)]
+def make_corpus(pages: int) -> Path:
+    """The scale corpus of ``pages`` pages (made by scripts/make_corpus.py, or found in its cache)."""
+    cache = Path(os.environ.get("SEAMCUT_CACHE") or Path.home() / ".cache" / "seamcut").expanduser()
+    out = cache / "corpus" / f"scale-{pages}"
     t0 = time.perf_counter()
-    r = subprocess.run(cmd, capture_output=True, text=True)
+    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "make_corpus.py"), "--pages", str(pages),
+                        "--out", str(out)], capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit(f"make_corpus.py failed:\n{r.stderr}")
-    print(f"corpus: {r.stdout.strip().splitlines()[-1] if r.stdout.strip() else ''} "
-          f"({time.perf_counter() - t0:.1f} s)", flush=True)
-    for line in r.stdout.splitlines():
-        if line.startswith("corpus:") or line.startswith("out:"):
-            return Path(line.split(":", 1)[1].strip())
-    return out or Path(os.environ.get("SEAMCUT_CACHE", Path.home() / ".cache" / "seamcut")) / "corpus" / f"scale-{pages}"
+    print(f"corpus: {r.stdout.strip()} ({time.perf_counter() - t0:.1f} s)", flush=True)
+    return out
 
 
 def run_index(corpus: Path, db: Path, strategy: str, cache: Path, stats: Path,
@@ -198,12 +196,23 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pages", type=int, default=FULL_PAGES, help="corpus size (a slice of the 9,000 pages)")
     ap.add_argument("--corpus", type=Path, help="index this folder instead of making the scale corpus")
+    ap.add_argument("--sample", type=int, default=1, help="index every n-th file only (a slice)")
     ap.add_argument("--strategy", default="structure")
     ap.add_argument("--warm", action="store_true", help="keep the parse cache (measures cached reading)")
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "scale")
     ap.add_argument("extra", nargs="*", help="more `seamcut index` flags, after --")
     a = ap.parse_args()
-    corpus = a.corpus or make_corpus(a.pages, None)
+    corpus = a.corpus or make_corpus(a.pages)
+    slice_dir = None
+    if a.sample > 1:  # every n-th file, by name: the same mix of kinds and languages
+        slice_dir = tempfile.TemporaryDirectory(prefix="seamcut-slice-")
+        files = sorted(f for f in corpus.iterdir() if f.suffix == ".pdf")[::a.sample]
+        for f in files:
+            (Path(slice_dir.name) / f.name).symlink_to(f)
+        if (corpus / "catalog.csv").is_file():
+            (Path(slice_dir.name) / "catalog.csv").symlink_to(corpus / "catalog.csv")
+        print(f"slice: every {a.sample}th file of {corpus}: {len(files)} files", flush=True)
+        corpus = Path(slice_dir.name)
     a.out.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="seamcut-scale-") as tmp:
         cache = Path(os.environ.get("SEAMCUT_CACHE", Path.home() / ".cache" / "seamcut")) if a.warm \
@@ -213,8 +222,11 @@ def main() -> None:
         wall, sampler, err = run_index(corpus, Path(tmp) / "db", a.strategy, cache, stats_path, a.extra)
         stats = json.loads(stats_path.read_text(encoding="utf-8"))
     res = summarise(stats, wall, sampler, a.pages)
-    res.update(strategy=a.strategy, corpus=str(corpus), cold=not a.warm)
-    text = markdown(res, a.strategy, corpus)
+    if slice_dir is not None:
+        slice_dir.cleanup()
+    res.update(strategy=a.strategy, corpus=str(a.corpus or corpus), cold=not a.warm, sample=a.sample)
+    text = markdown(res, a.strategy, Path(res["corpus"]) if a.sample == 1 else
+                    Path(f"every {a.sample}th file of scale-{a.pages}"))
     print(text)
     a.out.with_suffix(".json").write_text(json.dumps(res, indent=1), encoding="utf-8")
     a.out.with_suffix(".md").write_text(text, encoding="utf-8")
