@@ -239,6 +239,7 @@ class _Worker(threading.Thread):
             while not self.stop.is_set():
                 item = self.inbox.get()
                 if item is None:
+                    self.inbox.put(None)  # for the stage's other threads
                     return
                 self.step(item)
         except BaseException as exc:  # handed to the main thread
@@ -246,11 +247,13 @@ class _Worker(threading.Thread):
             self.stop.set()
 
 
-def _put(q: "queue.Queue[Any]", item: Any, worker: _Worker) -> None:
-    """Put ``item`` for ``worker``, waiting while its queue is full, unless it has failed."""
+def _put(q: "queue.Queue[Any]", item: Any, workers: Sequence[_Worker]) -> None:
+    """Put ``item`` for a stage's ``workers``, waiting while its queue is full, unless one of
+    them has failed."""
     while True:
-        if worker.error is not None:
-            raise worker.error
+        for worker in workers:
+            if worker.error is not None:
+                raise worker.error
         try:
             q.put(item, timeout=0.2)
             return
@@ -310,13 +313,14 @@ def build_index(index: Index, paths: Sequence[str | Path], strategy: str, option
             batch.append(more)
         t0, c0 = time.perf_counter(), time.thread_time()
         cuts = _embed(index, batch, fail)
-        stage = report.stage("embed")
-        stage.busy += time.perf_counter() - t0
-        stage.cpu += time.thread_time() - c0
-        stage.items += sum(len(c.searchable) for c, _ in cuts)
-        stage.tokens += sum(f.tokens for _, f in cuts)
+        with lock:
+            stage = report.stage("embed")
+            stage.busy += time.perf_counter() - t0
+            stage.cpu += time.thread_time() - c0
+            stage.items += sum(len(c.searchable) for c, _ in cuts)
+            stage.tokens += sum(f.tokens for _, f in cuts)
         if cuts:
-            _put(to_write, cuts, writer)
+            _put(to_write, cuts, [writer])
 
     def write(cuts: list[tuple[Cut, CutFile]]) -> None:
         t0, c0 = time.perf_counter(), time.thread_time()
@@ -337,13 +341,15 @@ def build_index(index: Index, paths: Sequence[str | Path], strategy: str, option
                 bar.advance(f.size, pages=f.pages, tokens=f.tokens)
 
     writer = _Worker("write", write, to_write)
-    embedder_thread = _Worker("embed", embed, to_embed)
+    spread = _Spread(embedder)
+    embedders = [_Worker(f"embed-{i}", embed, to_embed) for i in range(spread.threads)]
     before = getattr(embedder, "computed", None)
     worker_cpu = embedder.worker_cpu_seconds()
     report.cores = usable_cpus()
-    with bar:
+    with bar, spread:
         writer.start()
-        embedder_thread.start()
+        for w in embedders:
+            w.start()
         try:
             for job, got in pool.run([probe, *jobs]):
                 if job.read is None:
@@ -362,17 +368,18 @@ def build_index(index: Index, paths: Sequence[str | Path], strategy: str, option
                 elif got.read.document is None:
                     fail(path, got.read.failure.reason if got.read.failure else "not read", got.size)
                 else:
-                    _put(to_embed, got, embedder_thread)
-            _put(to_embed, None, embedder_thread)
-            embedder_thread.join()
-            if embedder_thread.error is not None:
-                raise embedder_thread.error
-            _put(to_write, None, writer)
+                    _put(to_embed, got, embedders)
+            _put(to_embed, None, embedders)
+            for w in embedders:
+                w.join()
+                if w.error is not None:
+                    raise w.error
+            _put(to_write, None, [writer])
             writer.join()
             if writer.error is not None:
                 raise writer.error
         finally:
-            for w in (embedder_thread, writer):
+            for w in (*embedders, writer):
                 w.stop.set()
         t0, c0 = time.perf_counter(), time.process_time()
         if report.added or report.replaced or not index.is_finished():
@@ -388,6 +395,29 @@ def build_index(index: Index, paths: Sequence[str | Path], strategy: str, option
     if progress and not bar.terminal:
         bar.log()
     return report
+
+
+class _Spread:
+    """While a build runs, the bundled model embeds every call in its worker processes (it
+    embeds calls under 256 texts in this process otherwise) and ``threads`` calls run at once,
+    one per model worker, so the workers always have a batch waiting; other embedders get one
+    call at a time."""
+
+    def __init__(self, embedder: Any) -> None:
+        from .embed import E5Embedder
+        inner = getattr(embedder, "inner", embedder)
+        self.e5 = inner if isinstance(inner, E5Embedder) and inner.workers > 1 else None
+        self.threads = self.e5.workers if self.e5 is not None else 1
+
+    def __enter__(self) -> "_Spread":
+        if self.e5 is not None:  # and no bar of its own: the build's line says it all
+            self._was = self.e5.parallel_min, self.e5.progress
+            self.e5.parallel_min, self.e5.progress = 0, False
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.e5 is not None:
+            self.e5.parallel_min, self.e5.progress = self._was
 
 
 def _account_read(report: BuildReport, got: CutFile) -> None:
