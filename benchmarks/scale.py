@@ -202,7 +202,7 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "scale")
     ap.add_argument("extra", nargs="*", help="more `seamcut index` flags, after --")
     a = ap.parse_args()
-    corpus = a.corpus or make_corpus(a.pages)
+    corpus = source = a.corpus or make_corpus(a.pages)
     slice_dir = None
     if a.sample > 1:  # every n-th file, by name: the same mix of kinds and languages
         slice_dir = tempfile.TemporaryDirectory(prefix="seamcut-slice-")
@@ -224,7 +224,7 @@ def main() -> None:
     res = summarise(stats, wall, sampler, a.pages)
     if slice_dir is not None:
         slice_dir.cleanup()
-    res.update(strategy=a.strategy, corpus=str(a.corpus or corpus), cold=not a.warm, sample=a.sample)
+    res.update(strategy=a.strategy, corpus=str(source), cold=not a.warm, sample=a.sample)
     text = markdown(res, a.strategy, Path(res["corpus"]) if a.sample == 1 else
                     Path(f"every {a.sample}th file of scale-{a.pages}"))
     print(text)
