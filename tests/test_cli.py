@@ -119,17 +119,17 @@ def test_every_command_keeps_its_flags_and_defaults():
     from seamcut.cli import app
 
     read = {"--encoding", "--catalog", "--ocr", "--languages", "--password"}
+    scale = {"--workers", "--timeout", "--memory-cap"}
     cut = {"--strategy", "-s", "--size", "--overlap", "--parent-size", "--parents", "--unit", "--tokenizer"}
     expected = {
         "chunk": {"paths", "--within-paragraph", "--out", "-o"} | cut | read,
         "read": {"path", "--format", "-f"} | read,
         "inspect": {"args", "--source", "--model", "--size", "--overlap", "--unit", "--json", "--report",
                     "--explain"},
-        "index": {"paths", "--db", "--model", "--rebuild", "--workers", "--timeout", "--memory-cap",
-                  "--batch", "--stats"} | cut | read,
+        "index": {"paths", "--db", "--model", "--rebuild", "--batch", "--stats"} | cut | read | scale,
         "search": {"query", "--db", "-k", "--mode", "--where", "--max-tokens", "--json"},
         "compare": {"paths", "--questions", "-q", "--strategies", "-k", "--mode", "--size", "--overlap",
-                    "--unit", "--model", "--out", "--json", "--report"} | read,
+                    "--unit", "--model", "--out", "--json", "--report"} | read | scale,
     }
     group = typer.main.get_command(app)
     assert list(group.commands) == list(expected)

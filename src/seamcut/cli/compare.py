@@ -8,7 +8,8 @@ import typer
 
 from .. import checks
 from ..strategies import REGISTRY
-from .options import Mode, ModeOption, Model, Overlap, Paths, ReadFlags, Size, Unit, UnitOption
+from .options import (LimitFlags, Mode, ModeOption, Model, Overlap, Paths, ReadFlags, Size, Unit,
+                      UnitOption)
 from .render import err, print_builds, print_comparison, print_failures
 
 
@@ -25,6 +26,7 @@ def compare_command(
     unit: UnitOption = Unit.tokens,
     model: Model = "default",
     reading: ReadFlags = ReadFlags(),
+    scale: LimitFlags = LimitFlags(),
     out: Annotated[Path, typer.Option(
         "--out", help="Folder for the indexes and the misses files.")] = Path("out/compare"),
     json_out: Annotated[Optional[Path], typer.Option("--json", help="Write the results as JSON here.")] = None,
@@ -45,7 +47,8 @@ def compare_command(
     load_questions(questions)
     result = checks.compare(paths, questions, strategies=names, k=k, mode=mode.value, model=model,
                             size=size, overlap=overlap, unit=unit.value, workdir=out,
-                            read_options=reading.options(), catalog=reading.load_catalog())
+                            read_options=reading.options(), catalog=reading.load_catalog(),
+                            limits=scale.limits())
     print_failures(result.failures, result.documents + len(result.failures))
     misses = write_misses(result, out / "misses")
     print_builds(result)

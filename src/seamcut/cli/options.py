@@ -15,7 +15,7 @@ from ..strategies import REGISTRY
 
 if TYPE_CHECKING:
     from ..catalog import Catalog
-    from ..corpus import ReadOptions
+    from ..corpus import Limits, ReadOptions
     from ..model import Document
 
 
@@ -141,7 +141,20 @@ class StrategyFlags:
         return spec.name, {**spec.options, **self.options()}
 
 
-OPTION_OBJECTS = (ReadFlags, StrategyFlags)
+@dataclass(frozen=True)
+class LimitFlags:
+    """How files are read at scale: the worker flags, declared once for ``index`` and ``compare``."""
+    workers: Workers = None
+    timeout: Timeout = 1800.0
+    memory_cap: MemoryCap = 1536
+
+    def limits(self) -> "Limits":
+        """The flags as ``seamcut.corpus.Limits`` (0 for the timeout or the cap: none)."""
+        from ..corpus import Limits
+        return Limits(self.workers, self.timeout or None, self.memory_cap or None)
+
+
+OPTION_OBJECTS = (ReadFlags, StrategyFlags, LimitFlags)
 
 
 def spread_flags(command: Callable[..., Any]) -> Callable[..., Any]:

@@ -8,8 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from .errors import fail
-from .options import (Batch, MemoryCap, Mode, ModeOption, Model, Paths, ReadFlags, StrategyFlags, Timeout,
-                      Workers)
+from .options import Batch, LimitFlags, Mode, ModeOption, Model, Paths, ReadFlags, StrategyFlags
 from .render import hits_json, print_build, print_failures, print_hits
 
 Db = Annotated[Path, typer.Option("--db", help="Index folder (created by `seamcut index` if missing).")]
@@ -22,9 +21,7 @@ def index_command(
     model: Model = "default",
     reading: ReadFlags = ReadFlags(),
     rebuild: Annotated[bool, typer.Option("--rebuild", help="Delete the index folder first.")] = False,
-    workers: Workers = None,
-    timeout: Timeout = 1800.0,
-    memory_cap: MemoryCap = 1536,
+    scale: LimitFlags = LimitFlags(),
     batch: Batch = 512,
     stats: Annotated[Optional[Path], typer.Option(
         "--stats", help="Also write the run's report (files, failures, stages) here as JSON.")] = None,
@@ -34,15 +31,13 @@ def index_command(
     Files are read and cut in worker processes, embedded and written in batches as they come;
     a stopped run (even killed) resumes where it was when run again."""
     from ..build import build_index
-    from ..corpus import Limits
     from ..index import Index, remove_index
     name, opts = cutting.resolve()
     if rebuild:
         remove_index(db)
     index = Index(db, strategy=name, options=opts, model=model)
-    limits = Limits(workers, timeout or None, memory_cap or None)
     report = build_index(index, paths, name, opts, read_options=reading.options(),
-                         catalog=reading.load_catalog(), limits=limits, batch_texts=batch)
+                         catalog=reading.load_catalog(), limits=scale.limits(), batch_texts=batch)
     print_build(report, db, index.count())
     if stats is not None:
         stats.parent.mkdir(parents=True, exist_ok=True)
