@@ -440,9 +440,8 @@ def _embed(index: Index, batch: list[CutFile],
     """The batch's searchable chunks embedded in one call; a document with a chunk over the
     model's input limit fails alone (named, with its longest chunk), the others are embedded."""
     cuts = [(Cut(f.read.document, f.read.digest or "", f.chunks), f) for f in batch]  # type: ignore[arg-type]
-    texts = [c.text for cut, _ in cuts for c in cut.searchable]
     try:
-        vectors = index.embed_passages(texts)
+        index.embed([cut for cut, _ in cuts])
     except LongInputError as exc:
         owner = np.repeat(np.arange(len(cuts)), [len(cut.searchable) for cut, _ in cuts])
         bad: dict[int, int] = {}
@@ -455,8 +454,4 @@ def _embed(index: Index, batch: list[CutFile],
                               f"({exc.long[0].max_tokens}); cut with a smaller --size", f.size)
         keep = [c for i, c in enumerate(cuts) if i not in bad]
         return _embed(index, [f for _, f in keep], fail) if keep else []
-    at = 0
-    for cut, _ in cuts:
-        n = len(cut.searchable)
-        cut.vectors, at = vectors[at:at + n], at + n
     return cuts

@@ -22,7 +22,7 @@ from .cache import default_cache_dir
 from .catalog import Catalog
 from .errors import InputError
 from .model import Document
-from .processes import IsolatedPool, Killed, usable_cpus
+from .processes import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, IsolatedPool, Killed, usable_cpus
 from .progress import Steps
 from .readers import expand, read
 
@@ -203,8 +203,8 @@ class Limits:
     seconds of wall-clock time and ``memory_mb`` MiB resident (its worker and Tesseract
     together); None for no limit."""
     workers: int | None = None
-    timeout: float | None = 1800.0
-    memory_mb: int | None = 1536
+    timeout: float | None = DEFAULT_TIMEOUT_S
+    memory_mb: int | None = DEFAULT_MEMORY_MB
 
     def pool(self, fn: Callable[[Any], Any], files: int) -> IsolatedPool:
         if self.workers is None:  # one file: no worker to start, read it here

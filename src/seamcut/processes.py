@@ -21,6 +21,9 @@ from dataclasses import dataclass
 from typing import Any, Callable, Generic, Iterable, Iterator, TypeVar
 
 WORKER_ENV = "SEAMCUT_WORKER"
+#: the limits one file's reading has by default: wall-clock seconds, and MiB resident
+DEFAULT_TIMEOUT_S = 1800.0
+DEFAULT_MEMORY_MB = 1536
 #: a worker that finds itself over its memory cap exits with this code (its pool reports it)
 OVER_MEMORY_EXIT = 86
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional, get_type_h
 
 import typer
 
+from ..processes import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S
 from ..strategies import REGISTRY
 
 if TYPE_CHECKING:
@@ -145,8 +146,8 @@ class StrategyFlags:
 class LimitFlags:
     """How files are read at scale: the worker flags, declared once for ``index`` and ``compare``."""
     workers: Workers = None
-    timeout: Timeout = 1800.0
-    memory_cap: MemoryCap = 1536
+    timeout: Timeout = DEFAULT_TIMEOUT_S
+    memory_cap: MemoryCap = DEFAULT_MEMORY_MB
 
     def limits(self) -> "Limits":
         """The flags as ``seamcut.corpus.Limits`` (0 for the timeout or the cap: none)."""

@@ -7,6 +7,7 @@ The parts: ``settings`` (what the folder was built with), ``store`` (its LanceDB
 from __future__ import annotations
 
 import time
+from functools import cached_property
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
@@ -48,7 +49,7 @@ class Cut:
     chunks: list[Chunk]
     vectors: np.ndarray | None = None
 
-    @property
+    @cached_property
     def searchable(self) -> list[Chunk]:
         return searchable(self.chunks)
 
@@ -139,12 +140,8 @@ class Index:
             t0 = time.perf_counter()
             cuts = [Cut(doc, digest, chunker(doc)) for doc, digest in todo[i:i + batch]]
             t1 = time.perf_counter()
-            vectors = self._embed([c.text for cut in cuts for c in cut.searchable], report)
+            at = self.embed(cuts, report)
             t2 = time.perf_counter()
-            at = 0
-            for cut in cuts:
-                n = len(cut.searchable)
-                cut.vectors, at = vectors[at:at + n], at + n
             self.write(cuts)
             report.chunk_seconds += t1 - t0
             report.embed_seconds += t2 - t1
@@ -162,10 +159,17 @@ class Index:
         known = self.files.get(source)
         return bool(known) and known["hash"] == digest and (doc_id is None or known["doc_id"] == doc_id)
 
-    def embed_passages(self, texts: list[str]) -> np.ndarray:
-        """Vectors of chunk texts with the index's embedder, after checking it is the one the
-        index was built with."""
-        return self._embed(texts, UpdateReport())
+    def embed(self, cuts: Sequence[Cut], report: UpdateReport | None = None) -> int:
+        """Embed the cuts' searchable chunks in one call with the index's embedder (checked to be
+        the one the index was built with) and give each cut its vectors; how many chunks. A chunk
+        over the model's input raises ``LongInputError`` (indexes into the cuts' chunks, in
+        order)."""
+        vectors = self._embed([c.text for cut in cuts for c in cut.searchable], report or UpdateReport())
+        at = 0
+        for cut in cuts:
+            n = len(cut.searchable)
+            cut.vectors, at = vectors[at:at + n], at + n
+        return at
 
     def write(self, cuts: Sequence[Cut]) -> None:
         """Store a batch of documents with their chunks and vectors, replacing earlier versions
