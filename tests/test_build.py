@@ -3,6 +3,7 @@ the rows of an uninterrupted run, no fork, progress when no one watches a termin
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import random
 import signal
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from seamcut.build import saved_report
 from seamcut.corpus import ReadJob, ReadOptions, read_file
 from seamcut.processes import IsolatedPool, Killed
 from seamcut.progress import Throughput
@@ -137,9 +139,17 @@ def test_a_killed_build_resumes_to_the_rows_of_an_uninterrupted_one(tmp_path):
         time.sleep(rng.uniform(0, 1.5))  # mid-batch, mid-write or between: anywhere
         os.killpg(p.pid, signal.SIGKILL)
         p.communicate()
-    p = _index(str(docs), "--db", str(db), *INDEX)
+    earlier, finished = saved_report(db)
+    assert earlier is not None and not finished  # the stopped runs' work, saved batch by batch
+    p = _index(str(docs), "--db", str(db), *INDEX, "--stats", str(tmp_path / "stats.json"))
     out, err = p.communicate(timeout=600)
     assert p.returncode == 0, err
+    # the report carries the stopped runs' work on: every file written once, by one run or another
+    stats = json.loads((tmp_path / "stats.json").read_text(encoding="utf-8"))
+    assert stats["runs"] == earlier.runs + 1 and stats["seconds"] > earlier.seconds
+    assert set(earlier.added) <= set(stats["added"])
+    assert sorted(stats["added"] + stats["unchanged"]) == sorted(str(f) for f in docs.iterdir())
+    assert saved_report(db)[1]
     again = _rows(db)
     for table, key in (("chunks", "id"), ("documents", "doc_id")):
         ids = [r[key] for r in again[table]]

@@ -17,6 +17,7 @@ their chunks embedded and written in batches, the stages running at once, memory
 """
 from __future__ import annotations
 
+import json
 import queue
 import threading
 import time
@@ -58,7 +59,9 @@ class Stage:
 @dataclass
 class BuildReport:
     """What ``build_index`` did. ``recovered``: documents a killed run had half written (removed,
-    then written again); ``seconds``: wall-clock time of the whole build."""
+    then written again); ``seconds``: wall-clock time of the whole build; ``runs``: how many runs
+    it took (a build stopped before its end and resumed by the next run counts the work of each:
+    ``merged``)."""
     added: list[str] = field(default_factory=list)
     replaced: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
@@ -72,6 +75,7 @@ class BuildReport:
     seconds: float = 0.0
     cores: int = 1
     stages: dict[str, Stage] = field(default_factory=dict)
+    runs: int = 1
 
     def stage(self, name: str) -> Stage:
         return self.stages.setdefault(name, Stage(name))
@@ -105,6 +109,55 @@ class BuildReport:
         d["stages"] = list(d["stages"].values())
         d["cpu"], d["efficiency"] = self.cpu, self.efficiency
         return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "BuildReport":
+        """A report from ``to_dict``'s data (failures kept as their messages)."""
+        plain = {k: d[k] for k in ("added", "replaced", "unchanged", "recovered", "chunks", "parents",
+                                   "embedded", "pages", "tokens", "seconds", "cores", "runs") if k in d}
+        stages = {st["name"]: Stage(**st) for st in d.get("stages", [])}
+        failures = [Failure("", str(f)) for f in d.get("failures", [])]
+        return cls(**plain, stages=stages, failures=failures)
+
+    def merged(self, earlier: "BuildReport") -> "BuildReport":
+        """This run's report with that of the earlier, stopped run(s) of the same build: work and
+        seconds added; files the earlier runs wrote count as written, not as unchanged; failures
+        are this run's (it tried those files again)."""
+        done = set(earlier.added) | set(earlier.replaced)
+        stages = {n: Stage(n) for n in (*earlier.stages, *self.stages)}
+        for part in (earlier, self):
+            for n, st in part.stages.items():
+                total = stages[n]
+                for f in ("items", "pages", "tokens", "cpu", "busy"):
+                    setattr(total, f, getattr(total, f) + getattr(st, f))
+        return BuildReport(
+            added=earlier.added + self.added, replaced=earlier.replaced + self.replaced,
+            unchanged=[u for u in self.unchanged if u not in done], failures=list(self.failures),
+            recovered=earlier.recovered + self.recovered,
+            **{f: getattr(earlier, f) + getattr(self, f)
+               for f in ("chunks", "parents", "embedded", "pages", "tokens", "seconds", "runs")},
+            cores=self.cores, stages=stages)
+
+
+#: the report of an index's last build, in its folder: ``{"finished": bool, "report": ...}``,
+#: saved after each batch written, so that a stopped build's next run carries its work on
+REPORT_FILE = "seamcut-build.json"
+
+
+def saved_report(folder: str | Path) -> tuple[BuildReport | None, bool]:
+    """The report of the last build of the index at ``folder`` and whether that build finished
+    (None: none saved, or unreadable)."""
+    try:
+        d = json.loads((Path(folder) / REPORT_FILE).read_text(encoding="utf-8"))
+        return BuildReport.from_dict(d["report"]), bool(d["finished"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None, False
+
+
+def _save_report(folder: Path, report: BuildReport, finished: bool) -> None:
+    tmp = folder / (REPORT_FILE + ".tmp")
+    tmp.write_text(json.dumps({"finished": finished, "report": report.to_dict()}), encoding="utf-8")
+    tmp.replace(folder / REPORT_FILE)
 
 
 STAGES = ("read text", "read OCR", "cut", "embed", "write", "text index")
@@ -280,6 +333,17 @@ def build_index(index: Index, paths: Sequence[str | Path], strategy: str, option
         raise ValueError(f"unknown strategy {strategy!r}; choose from {', '.join(REGISTRY)}")
     t_start = time.perf_counter()
     report = BuildReport(recovered=index.recovered)
+    earlier, finished = saved_report(index.path)
+    if finished:
+        earlier = None  # a build of its own; this run updates what it made
+
+    def so_far() -> BuildReport:
+        """The build's report as it stands (with the stopped runs' work it carries on)."""
+        now = replace(report, seconds=time.perf_counter() - t_start,
+                      stages={n: replace(st) for n, st in report.stages.items()})
+        now.stage("embed").cpu += embedder.worker_cpu_seconds() - worker_cpu
+        now.embedded = now.chunks if before is None else embedder.computed - before
+        return now if earlier is None else now.merged(earlier)
     for name in STAGES:
         report.stage(name)
     known = {source: v["hash"] for source, v in index.files.items()}
@@ -339,6 +403,7 @@ def build_index(index: Index, paths: Sequence[str | Path], strategy: str, option
                 source = cut.document.source
                 (report.replaced if f.read.path in known or source in known else report.added).append(source)
                 bar.advance(f.size, pages=f.pages, tokens=f.tokens)
+            _save_report(index.path, so_far(), finished=False)
 
     writer = _Worker("write", write, to_write)
     spread = _Spread(embedder)
@@ -386,12 +451,9 @@ def build_index(index: Index, paths: Sequence[str | Path], strategy: str, option
             index.finish()
         final = report.stage("text index")
         final.busy, final.cpu, final.items = time.perf_counter() - t0, time.process_time() - c0, report.chunks
-    report.stage("embed").cpu += embedder.worker_cpu_seconds() - worker_cpu
-    if before is not None:
-        report.embedded = embedder.computed - before
-    else:
-        report.embedded = report.chunks
-    report.seconds = time.perf_counter() - t_start
+    report = so_far()
+    if report.added or report.replaced or earlier is not None:
+        _save_report(index.path, report, finished=True)
     if progress and not bar.terminal:
         bar.log()
     return report

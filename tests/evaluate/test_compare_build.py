@@ -59,6 +59,10 @@ def test_files_are_built_once_and_reused(setup):
         b = again[name].build
         assert (len(b.added), len(b.replaced), len(b.unchanged), again[name].rebuilt) == (0, 0, 3, None)
         assert again[name].chunk_seconds == 0 and again[name].sizes == first[name].sizes
+        # what the reused index cost to build is still known: the earlier run's report
+        built = again[name].built
+        assert (built.chunks, built.runs, built.seconds) == (first[name].build.chunks, 1,
+                                                             pytest.approx(first[name].build.seconds, abs=1e-3))
         assert [o.rank for o in again[name].outcomes] == [o.rank for o in first[name].outcomes]
     assert len(again["parent-child"].build.added) == 3
 

@@ -103,7 +103,8 @@ def print_build(report: "BuildReport", db: object, rows: int) -> None:
     eff = r.efficiency
     table = Table(title=f"{r.pages:,} pages, {r.tokens:,} tokens in {r.seconds:.1f} s "
                         f"({r.pages / max(r.seconds, 1e-9):.2f} pages/s end to end"
-                        + (f"; cores {100 * eff:.0f}% busy" if eff is not None else "") + ")",
+                        + (f"; cores {100 * eff:.0f}% busy" if eff is not None else "")
+                        + (f"; {r.runs} runs, the build stopped and resumed" if r.runs > 1 else "") + ")",
                   title_justify="left")
     for col in ("stage", "items", "pages", "tokens", "CPU s", "pages/s", "tokens/s", "busy s"):
         table.add_column(col, justify="left" if col == "stage" else "right", no_wrap=True)

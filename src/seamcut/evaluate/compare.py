@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from ..api import chunk as chunk_document
-from ..build import BuildReport, Stage, WorkerEmbedder, build_index
+from ..build import BuildReport, Stage, WorkerEmbedder, build_index, saved_report
 from ..catalog import Catalog
 from ..corpus import Limits, ReadOptions, file_hash
 from ..embed import CachedEmbedder, Embedder
@@ -90,7 +90,9 @@ class StrategyResult:
     ``build``: how its index was built in this run (``seamcut.build.BuildReport``; documents cut
     in this process have the stages ``cut``, ``embed`` and ``write`` only, each one's CPU seconds
     taken as its wall-clock seconds); ``rebuilt``: why an index an earlier run left was not
-    reused (None: it was, or there was none)."""
+    reused (None: it was, or there was none); ``built``: the report of the index's last build,
+    this run's or, for an index reused, an earlier run's (with the work of every run a stopped
+    build took: ``BuildReport.merged``; None: not known)."""
     name: str
     options: dict[str, Any]
     chunks: int
@@ -102,6 +104,7 @@ class StrategyResult:
     no_answer: list[Outcome] = field(default_factory=list)
     build: BuildReport | None = None
     rebuilt: str | None = None
+    built: BuildReport | None = None
 
     @property
     def build_seconds(self) -> float:
@@ -174,6 +177,7 @@ def _strategy_json(s: StrategyResult) -> dict[str, Any]:
         "chunks": s.chunks, "build_seconds": round(s.build_seconds, 3),
         "chunk_seconds": round(s.chunk_seconds, 3), "embed_seconds": round(s.embed_seconds, 3),
         "build": None if s.build is None else _build_json(s.build, s.rebuilt),
+        "index_build": None if s.built is None else _build_json(s.built, None),
         "tokens_per_question": round(s.tokens_per_question, 1),
         "chunk_tokens": {"min": min(s.sizes, default=0), "median": statistics.median(s.sizes) if s.sizes else 0,
                          "max": max(s.sizes, default=0)},
@@ -187,7 +191,7 @@ def _strategy_json(s: StrategyResult) -> dict[str, Any]:
 
 def _build_json(b: BuildReport, rebuilt: str | None) -> dict[str, Any]:
     cached = b.from_cache
-    return {"seconds": round(b.seconds, 3),
+    return {"seconds": round(b.seconds, 3), "runs": b.runs, "cpu_seconds": round(b.cpu, 3),
             "stages": {n: {"items": st.items, "pages": st.pages, "tokens": st.tokens,
                            "cpu_seconds": round(st.cpu, 3), "busy_seconds": round(st.busy, 3)}
                        for n, st in b.stages.items() if st.items or st.cpu or st.busy},
@@ -275,6 +279,7 @@ def compare(documents: Sequence[Document] | Sequence[str | Path], questions: Seq
                                  + (f": {'; '.join(failures[:5])}" if failures else ""))
         results.append(_judge(spec.label, _plain(opts), index, questions, k, mode, report, progress))
         results[-1].rebuilt = rebuilt
+        results[-1].built = report if in_memory else (saved_report(folder)[0] or report)
     return CompareResult(k, mode, model, list(questions), results, _comparisons(results, answerable, k),
                          count, failures, comparisons_at_1=_comparisons(results, answerable, 1))
 
