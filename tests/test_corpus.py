@@ -12,17 +12,17 @@ def test_cache_serves_unchanged_files_and_rereads_changed_ones(tmp_path):
     cache = tmp_path / "cache"
     first = read_corpus([docs], cache=cache, progress=False, workers=2)
     assert [d.source.rsplit("/", 1)[-1] for d in first.documents] == ["a.md", "b.txt"]
-    assert len(list(cache.glob("*.pickle"))) == 2 and set(first.hashes) == {d.source for d in first.documents}
+    assert len(list(cache.glob("*.json"))) == 2 and set(first.hashes) == {d.source for d in first.documents}
     again = read_corpus([docs], cache=cache, progress=False, workers=1)
     assert again.documents == first.documents and again.hashes == first.hashes
     (docs / "b.txt").write_text("Aphid: 4 ml per litre.\n", encoding="utf-8")
     third = read_corpus([docs], cache=cache, progress=False)
     assert "4 ml" in third.documents[1].text and third.documents[0] == first.documents[0]
     assert third.hashes[third.documents[1].source] != first.hashes[first.documents[1].source]
-    assert len(list(cache.glob("*.pickle"))) == 3
+    assert len(list(cache.glob("*.json"))) == 3
     # another reading option is another cache entry, not a stale hit
     read_corpus([docs / "a.md"], options=ReadOptions(encoding="latin-1"), cache=cache, progress=False)
-    assert len(list(cache.glob("*.pickle"))) == 4
+    assert len(list(cache.glob("*.json"))) == 4
 
 
 def test_failures_are_listed_and_the_rest_read(tmp_path):

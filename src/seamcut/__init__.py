@@ -14,7 +14,7 @@ from .errors import InputError
 from .model import Chunk, Document, Element
 
 if TYPE_CHECKING:
-    from .api import chunk
+    from .api import ModelInputWarning, chunk
     from .checks import compare, inspect
     from .embed import load_embedder
     from .index import Index
@@ -24,10 +24,10 @@ __version__ = "0.1.0"
 
 #: public name -> the module that defines it, imported on first use
 _LAZY = {"read": "readers", "chunk": "api", "Index": "index", "compare": "checks",
-         "inspect": "checks", "load_embedder": "embed"}
+         "inspect": "checks", "load_embedder": "embed", "ModelInputWarning": "api"}
 
 __all__ = ["read", "chunk", "Index", "compare", "inspect", "load_embedder", "Chunk", "Document",
-           "Element", "InputError", "__version__"]
+           "Element", "InputError", "ModelInputWarning", "__version__"]
 
 
 def __getattr__(name: str) -> Any:

@@ -8,6 +8,7 @@ from typing import Any, Iterator
 
 from .model import Chunk, Document
 from .strategies import REGISTRY
+from .strategies.held import ModelInputWarning, warn_held
 from .strategies.windows import WINDOW_CHARS, chunk_windows
 
 
@@ -27,6 +28,10 @@ def chunk(text_or_document: str | Document, strategy: str = "recursive", size: i
     1,000,000) is chunked in windows of at most that many, cut at its strongest boundaries
     (headings, blocks, blank lines, ...); no chunk crosses a window border, so there the chunk
     after it has no overlap with the one before (``seamcut.strategies.windows``).
+
+    Where ``size`` is in words or characters and the model's maximum input holds chunks below
+    it, a ``ModelInputWarning`` says how many and what size they got (each such chunk has
+    ``held_by_model`` in its metadata).
     """
     return list(iter_chunks(text_or_document, strategy, size, overlap, unit, tokenizer,
                             window_chars, **options))
@@ -48,4 +53,4 @@ def iter_chunks(text_or_document: str | Document, strategy: str = "recursive",
     sizes = {k: v for k, v in (("size", size), ("overlap", overlap)) if v is not None}
     config = config_cls(unit=unit, tokenizer=tokenizer, **sizes, **options)
     doc = Document.from_text(text_or_document) if isinstance(text_or_document, str) else text_or_document
-    return chunk_windows(doc, fn, config, window_chars)
+    return warn_held(chunk_windows(doc, fn, config, window_chars), config)

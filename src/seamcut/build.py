@@ -34,6 +34,7 @@ from .index import Index
 from .index.folder import Cut
 from .model import Chunk
 from .processes import usable_cpus
+from .strategies.held import held_reports
 from .progress import Throughput
 
 
@@ -61,7 +62,9 @@ class BuildReport:
     """What ``build_index`` did. ``recovered``: documents a killed run had half written (removed,
     then written again); ``seconds``: wall-clock time of the whole build; ``runs``: how many runs
     it took (a build stopped before its end and resumed by the next run counts the work of each:
-    ``merged``)."""
+    ``merged``); ``warnings``: what reading the files said (a file whose content is not what its
+    name says); ``held``: per file, the chunks the model's maximum input held below the size
+    (``seamcut.strategies.held``)."""
     added: list[str] = field(default_factory=list)
     replaced: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
@@ -76,6 +79,8 @@ class BuildReport:
     cores: int = 1
     stages: dict[str, Stage] = field(default_factory=dict)
     runs: int = 1
+    warnings: list[str] = field(default_factory=list)
+    held: list[str] = field(default_factory=list)
 
     def stage(self, name: str) -> Stage:
         return self.stages.setdefault(name, Stage(name))
@@ -114,7 +119,8 @@ class BuildReport:
     def from_dict(cls, d: dict[str, Any]) -> "BuildReport":
         """A report from ``to_dict``'s data (failures kept as their messages)."""
         plain = {k: d[k] for k in ("added", "replaced", "unchanged", "recovered", "chunks", "parents",
-                                   "embedded", "pages", "tokens", "seconds", "cores", "runs") if k in d}
+                                   "embedded", "pages", "tokens", "seconds", "cores", "runs", "warnings", "held")
+                 if k in d}
         stages = {st["name"]: Stage(**st) for st in d.get("stages", [])}
         failures = [Failure("", str(f)) for f in d.get("failures", [])]
         return cls(**plain, stages=stages, failures=failures)
@@ -134,6 +140,7 @@ class BuildReport:
             added=earlier.added + self.added, replaced=earlier.replaced + self.replaced,
             unchanged=[u for u in self.unchanged if u not in done], failures=list(self.failures),
             recovered=earlier.recovered + self.recovered,
+            warnings=earlier.warnings + self.warnings, held=earlier.held + self.held,
             **{f: getattr(earlier, f) + getattr(self, f)
                for f in ("chunks", "parents", "embedded", "pages", "tokens", "seconds", "runs")},
             cores=self.cores, stages=stages)
@@ -174,13 +181,15 @@ class CutJob:
 @dataclass
 class CutFile:
     """A worker's answer for one file: how it was read, its chunks (all of them, parents
-    included), the CPU seconds cutting took, and its pages (those OCR'd among them)."""
+    included), the CPU seconds cutting took, and its pages (those OCR'd among them); ``held``:
+    the report of chunks the model's maximum input held below the size (None: none)."""
     read: Read
     chunks: list[Chunk] = field(default_factory=list)
     cut_seconds: float = 0.0
     pages: int = 0
     ocr_pages: int = 0
     size: int = 0
+    held: str | None = None
 
     @property
     def tokens(self) -> int:
@@ -256,7 +265,9 @@ def cut_file(job: CutJob) -> CutFile:
     out.ocr_pages = _ocr_pages(doc)
     t0 = time.process_time()
     try:
-        out.chunks = chunk(doc, strategy=job.strategy, **job.options)
+        with held_reports() as held:
+            out.chunks = chunk(doc, strategy=job.strategy, **job.options)
+        out.held = held[0] if held else None
     except Exception as exc:  # one document's bug must not stop the batch
         got.document, got.failure = None, Failure(job.read.path, f"{job.read.path}: cutting failed: "
                                                                  f"{type(exc).__name__}: {exc}")
@@ -485,6 +496,10 @@ class _Spread:
 def _account_read(report: BuildReport, got: CutFile) -> None:
     if got.read.unchanged:
         return
+    if got.read.document is not None:
+        report.warnings.extend(got.read.document.metadata.get("warnings", ()))
+        if got.held:
+            report.held.append(got.held)
     stage = report.stage("read OCR" if got.ocr_pages else "read text")
     stage.items += 1
     stage.pages += got.pages

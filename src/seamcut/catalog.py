@@ -4,6 +4,10 @@ A catalog is CSV (a header row with ``file`` and any other columns) or YAML (a l
 with ``file``, or a mapping from file to fields), e.g. ``file, doc_type, crop, year, language``.
 Fields land on the document's metadata and so on every chunk; ``language`` also sets the
 document's language.
+
+A catalog names files of its own folder (the corpus folder) and below: a row that points elsewhere
+(``../../etc/passwd``, an absolute path outside, a symlink out of the folder) is an error naming
+the row, so a catalog handed over with a corpus cannot reach other files.
 """
 from __future__ import annotations
 
@@ -48,6 +52,19 @@ def _clean(value: Any) -> Any:
     return value
 
 
+def _inside(catalog: Path, n: int, name: str) -> None:
+    """Raise ``InputError`` where row ``n``'s file ``name`` is not in the catalog's folder (links
+    followed)."""
+    base = catalog.parent.resolve()
+    try:
+        target = (base / name).resolve()
+    except (OSError, RuntimeError) as exc:  # a symlink loop
+        raise InputError(catalog, f"entry {n} (file {name!r}) cannot be resolved: {exc}") from None
+    if not target.is_relative_to(base):
+        raise InputError(catalog, f"entry {n} (file {name!r}) points outside the catalog's folder "
+                                  f"{base} (to {target}); list only files of the corpus folder")
+
+
 def load_catalog(path: str | Path) -> Catalog:
     """Read a CSV or YAML catalog; a malformed one raises ``InputError`` naming it."""
     p = Path(path)
@@ -72,6 +89,7 @@ def load_catalog(path: str | Path) -> Catalog:
     for n, item in enumerate(items, 1):
         if not isinstance(item, dict) or not item.get("file"):
             raise InputError(p, f"entry {n} has no 'file'")
+        _inside(p, n, str(item["file"]).strip())
         fields = {k.strip(): _clean(v) for k, v in item.items()
                   if k and k.strip() != "file" and v not in (None, "")}
         entries[str(item["file"]).strip()] = fields

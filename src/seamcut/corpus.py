@@ -4,14 +4,14 @@ of parsed documents, and every failure kept for the end.
 Parsing is the slow part of a run (a scanned page spends seconds in Tesseract), and ``seamcut
 compare`` or ``seamcut index`` read the same files again and again, so a parsed ``Document`` is
 kept on disk under a key made of the file's bytes, the reading options and seamcut's reader code:
-a changed file, option or reader is read again; nothing else is.
+a changed file, option or reader is read again; nothing else is. The cache holds JSON
+(``seamcut.document_json``), never pickles: loading a cache file cannot run code.
 """
 from __future__ import annotations
 
 import hashlib
 import logging
 import os
-import pickle
 import time
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from .cache import default_cache_dir
+from . import document_json
 from .catalog import Catalog
 from .errors import InputError
 from .model import Document
@@ -159,13 +160,13 @@ def _read_once(job: ReadJob) -> Read:
         digest = None
     if digest is not None and digest == job.known:
         return Read(path, digest=digest, unchanged=True, cpu_seconds=_cpu() - t0)
-    cached = (Path(job.cache_dir) / f"{_cache_key(digest, options, job.fields, path)}.pickle"
+    cached = (Path(job.cache_dir) / f"{_cache_key(digest, options, job.fields, path)}.json"
               if job.cache_dir and digest else None)
     if cached is not None and cached.is_file():
-        try:
-            with cached.open("rb") as fh:
-                return Read(path, pickle.load(fh), digest=digest, cpu_seconds=_cpu() - t0)
-        except Exception:  # a torn or stale cache file: read the document again
+        try:  # JSON only: a leftover .pickle of an older seamcut is never opened
+            doc = document_json.loads(cached.read_bytes())
+            return Read(path, doc, digest=digest, cpu_seconds=_cpu() - t0)
+        except (OSError, ValueError, TypeError, KeyError):  # torn or stale: read the file again
             pass
     try:
         doc = read(path, encoding=options.encoding, ocr=options.ocr, password=options.password,
@@ -180,10 +181,9 @@ def _read_once(job: ReadJob) -> Read:
         try:
             cached.parent.mkdir(parents=True, exist_ok=True)
             tmp = cached.with_suffix(f".{os.getpid()}.tmp")
-            with tmp.open("wb") as fh:
-                pickle.dump(doc, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            tmp.write_text(document_json.dumps(doc), encoding="ascii")
             tmp.replace(cached)
-        except OSError as exc:
+        except (OSError, TypeError) as exc:  # TypeError: a value JSON cannot hold
             log.info("document cache not written (%s)", exc)
     return Read(path, doc, digest=digest, cpu_seconds=_cpu() - t0)
 

@@ -10,7 +10,7 @@ from .. import checks
 from ..strategies import REGISTRY
 from .options import (LimitFlags, Mode, ModeOption, Model, Overlap, Paths, ReadFlags, Size, Unit,
                       UnitOption)
-from .render import err, print_builds, print_comparison, print_failures
+from .render import err, print_builds, print_comparison, print_failures, print_warnings
 
 
 def compare_command(
@@ -53,6 +53,7 @@ def compare_command(
     misses = write_misses(result, out / "misses")
     print_builds(result)
     print_comparison(result)
+    print_warnings(result.warnings)
     err.print(f"misses for an expert to read: {misses[0].parent}/misses-<strategy>.md")
     if json_out:
         write_json(result, json_out)

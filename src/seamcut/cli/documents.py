@@ -10,10 +10,12 @@ from typing import Annotated, Optional
 import typer
 
 from ..api import chunk as chunk_document
+from ..strategies.held import held_reports
 from ..errors import InputError
 from .errors import fail, on_error
 from .options import Paths, ReadFlags, StrategyFlags
-from .render import document_json, document_markdown, print_chunk_summary, print_failures
+from .render import (document_json, document_markdown, print_chunk_summary, print_failures,
+                     print_warnings)
 
 
 class Format(str, Enum):
@@ -39,12 +41,16 @@ def chunk_command(
     from ..corpus import read_corpus
     corpus = read_corpus(paths, options=reading.options(), catalog=reading.load_catalog())
     stats: list[tuple[str, list[int]]] = []
+    notes: list[str] = []
     if out:
         out.parent.mkdir(parents=True, exist_ok=True)
     sink = out.open("w", encoding="utf-8") if out else sys.stdout
     try:
         for doc in corpus.documents:
-            chunks = chunk_document(doc, strategy=name, **options)  # a bad config: the same for every file
+            notes.extend(doc.metadata.get("warnings", ()))
+            with held_reports() as held:
+                chunks = chunk_document(doc, strategy=name, **options)  # a bad config: the same for every file
+            notes.extend(held)
             for c in chunks:
                 sink.write(json.dumps(c.to_dict(), ensure_ascii=False) + "\n")
             stats.append((doc.source, [c.tokens for c in chunks]))
@@ -52,6 +58,7 @@ def chunk_command(
         if out:
             sink.close()
     print_chunk_summary(stats, out)
+    print_warnings(notes)
     print_failures(corpus.failures, len(stats) + len(corpus.failures))
     if corpus.failures:
         raise typer.Exit(1)
@@ -67,6 +74,7 @@ def read_command(
     catalog = reading.load_catalog()
     with on_error(InputError, code=1):
         doc = reading.read(path, catalog)
+    print_warnings(doc.metadata.get("warnings", ()))
     if fmt is Format.json:
         print(json.dumps(document_json(doc), ensure_ascii=False, indent=1))
     else:

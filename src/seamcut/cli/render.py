@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional, Sequence
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 if TYPE_CHECKING:
@@ -87,6 +88,14 @@ def print_failures(failures: Sequence[object], total: int) -> None:
         err.print(f"[red]{len(failures)} of {total} file(s) failed:[/]")
         for f in failures:
             err.print(f"  [red]✗[/] {f}")
+
+
+def print_warnings(warnings: Sequence[str]) -> None:
+    """What seamcut did that the user did not ask for (a file read as another format than its
+    name says, chunks held below the size by the model's input), one line each, on standard
+    error."""
+    for w in warnings:
+        err.print(f"[yellow]warning:[/] {escape(w)}", soft_wrap=True, highlight=False)
 
 
 def print_build(report: "BuildReport", db: object, rows: int) -> None:

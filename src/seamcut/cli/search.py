@@ -9,7 +9,7 @@ import typer
 
 from .errors import fail
 from .options import Batch, LimitFlags, Mode, ModeOption, Model, Paths, ReadFlags, StrategyFlags
-from .render import hits_json, print_build, print_failures, print_hits
+from .render import hits_json, print_build, print_failures, print_hits, print_warnings
 
 Db = Annotated[Path, typer.Option("--db", help="Index folder (created by `seamcut index` if missing).")]
 
@@ -39,6 +39,7 @@ def index_command(
     report = build_index(index, paths, name, opts, read_options=reading.options(),
                          catalog=reading.load_catalog(), limits=scale.limits(), batch_texts=batch)
     print_build(report, db, index.count())
+    print_warnings([*report.warnings, *report.held])
     if stats is not None:
         stats.parent.mkdir(parents=True, exist_ok=True)
         stats.write_text(json.dumps(report.to_dict(), ensure_ascii=False, indent=1), encoding="utf-8")

@@ -152,6 +152,9 @@ class CompareResult:
     documents: int
     failures: list[str] = field(default_factory=list)
     comparisons_at_1: list[Comparison] = field(default_factory=list)  # the same tests on hits at 1
+    #: what reading said of files (once each) and, per strategy, chunks held below the size by
+    #: the model's maximum input
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def best(self) -> StrategyResult:
@@ -163,7 +166,7 @@ class CompareResult:
         return {
             "k": self.k, "mode": self.mode, "model": self.model, "documents": self.documents,
             "questions": len(answerable), "no_answer_questions": len(self.questions) - len(answerable),
-            "failures": self.failures,
+            "failures": self.failures, "warnings": self.warnings,
             "strategies": [_strategy_json(s) for s in self.strategies],
             "comparisons": [c.to_dict() for c in self.comparisons],
             "comparisons_at_1": [c.to_dict() for c in self.comparisons_at_1],
@@ -259,6 +262,7 @@ def compare(documents: Sequence[Document] | Sequence[str | Path], questions: Seq
     paths = [] if in_memory else [str(f) for f in expand(list(documents))]  # type: ignore[arg-type]
     results: list[StrategyResult] = []
     failures: list[str] = []
+    notes: list[str] = []
     count = len(in_memory)
     digests = _Digests(paths)
     answerable = [q for q in questions if q.answerable]
@@ -273,6 +277,8 @@ def compare(documents: Sequence[Document] | Sequence[str | Path], questions: Seq
             for f in map(str, report.failures):  # reading failures repeat; a cutting one may not
                 if f not in failures:
                     failures.append(f if not results else f"{f} ({spec.label})")
+            notes += [w for w in dict.fromkeys(report.warnings) if w not in notes]
+            notes += [f"{spec.label}: {h}" for h in report.held]
             count = max(count, len(index.files))
             if not index.files:
                 raise ValueError(f"no documents read from {', '.join(paths)}"
@@ -281,7 +287,8 @@ def compare(documents: Sequence[Document] | Sequence[str | Path], questions: Seq
         results[-1].rebuilt = rebuilt
         results[-1].built = report if in_memory else (saved_report(folder)[0] or report)
     return CompareResult(k, mode, model, list(questions), results, _comparisons(results, answerable, k),
-                         count, failures, comparisons_at_1=_comparisons(results, answerable, 1))
+                         count, failures, comparisons_at_1=_comparisons(results, answerable, 1),
+                         warnings=notes)
 
 
 def _cut_here(folder: Path, spec: StrategySpec, opts: Mapping[str, Any], documents: Sequence[Document],

@@ -2,7 +2,14 @@
 
 ``read`` chooses the reader by content (magic bytes), not by the file name alone: a PDF called
 ``notes.txt`` is read as a PDF. Names only tell apart formats that are all plain text (Markdown,
-HTML, text). Every document gets language labels (``seamcut.language``).
+HTML, text). A file whose content is not what its name says is read by its content, with a
+warning saying so in the document's ``metadata["warnings"]`` (``mismatch``). Every document gets
+language labels (``seamcut.language``).
+
+Content is told by seamcut's own magic bytes, not a general detection library: the formats read
+here need more than a file's first bytes (a PDF may have junk before ``%PDF-``, which libraries
+that match at offset 0 miss; a .docx is a ZIP told from other ZIPs by its ``word/document.xml``;
+HTML, Markdown and text have no magic at all), and the binary formats refused are few and named.
 """
 from __future__ import annotations
 
@@ -28,6 +35,31 @@ _REFUSED = ((b"\xd0\xcf\x11\xe0", "a legacy Office (OLE) file such as .doc; save
             (b"\x1f\x8b", "a gzip archive; unpack it first"),
             (b"7z\xbc\xaf", "a 7-Zip archive; unpack it first"),
             (b"Rar!", "a RAR archive; unpack it first"))
+
+
+#: the format a file name ending promises
+NAMED = {".pdf": "pdf", ".docx": "docx", ".html": "html", ".htm": "html", ".md": "markdown",
+         ".markdown": "markdown", ".txt": "text", ".text": "text", **{
+             s: "image" for s in (".png", ".jpg", ".jpeg", ".tif", ".tiff")}}
+FORMATS = {"pdf": "PDF", "docx": "Word (.docx)", "image": "image", "html": "HTML",
+           "markdown": "Markdown", "text": "plain text"}
+
+
+def mismatch(path: Path, kind: str) -> str | None:
+    """The warning for a file named as one format (by its ending) whose content (``kind``, from
+    ``sniff``) is another; None where they agree or the name promises nothing."""
+    named = NAMED.get(path.suffix.lower())
+    if named is None or named == kind or {named, kind} <= {"markdown", "text"}:  # both plain text
+        return None
+    return (f"{path}: named {path.suffix} ({FORMATS[named]}) but its content is "
+            f"{FORMATS[kind]}: read as {FORMATS[kind]}")
+
+
+def with_warning(doc: Document, warning: str) -> Document:
+    """``doc`` with ``warning`` added to its ``metadata["warnings"]``."""
+    import dataclasses
+    warnings = [*doc.metadata.get("warnings", ()), warning]
+    return dataclasses.replace(doc, metadata={**doc.metadata, "warnings": warnings})
 
 
 def sniff(path: Path, head: bytes) -> str:
@@ -105,6 +137,9 @@ def read(path: str | Path, *, encoding: str | None = None, ocr: str = "auto",
         where = f" in {pages} page(s)" if pages else ""
         how = " (OCR found none)" if kind == "image" or doc.metadata.get("extractor") == "ocr" else ""
         raise InputError(p, f"no text found{where}{how}")
+    warning = mismatch(p, kind)
+    if warning:
+        doc = with_warning(doc, warning)
     if fields:
         import dataclasses
         doc = dataclasses.replace(doc, metadata={**doc.metadata, **fields},
@@ -128,4 +163,5 @@ def expand(paths: list[str | Path]) -> Iterator[Path]:
             yield p
 
 
-__all__ = ["read", "read_text", "read_markdown", "expand", "sniff", "SUFFIXES", "decode"]
+__all__ = ["read", "read_text", "read_markdown", "expand", "sniff", "mismatch", "with_warning",
+           "SUFFIXES", "decode"]

@@ -49,6 +49,18 @@ class Budget:
                              f"{self.unit_measure.overhead} the model adds to every text: "
                              f"not more than the overlap ({cfg.overlap})")
 
+    def held_by_model(self, a: int) -> int | None:
+        """Where the size is in another unit than tokens and, from ``a``, the model's maximum input
+        ends a chunk before ``size`` units do: how many units fit in that input from ``a`` (by
+        estimate); None where the size is what a chunk from ``a`` reaches first (or the text's end)."""
+        if len(self.limits) < 2:
+            return None
+        (_, units, size), (_, tokens, max_input) = self.limits[0], self.limits[1]
+        by_model = tokens.max_end(a, max_input)
+        if by_model >= units.max_end(a, size):
+            return None
+        return units.count(a, by_model)
+
     def fits(self, a: int, b: int, reserve: int = 0) -> bool:
         """Whether ``text[a:b]`` fits by estimate, ``reserve`` units kept free."""
         limits = self.limits

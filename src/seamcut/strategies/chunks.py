@@ -43,7 +43,9 @@ def make_chunks(doc: Document, drafts: Sequence[Draft], budget: Budget, strategy
                 fingerprint: str, outline: Outline | None = None) -> list[Chunk]:
     """Chunks for drafts of ``doc``: ``text`` is context + body, ``tokens`` the model's count of
     it (``budget.tokens``), the language that of most of the span; every chunk's metadata is the
-    document's plus ``config`` (the fingerprint)."""
+    document's plus ``config`` (the fingerprint), and ``held_by_model`` where the model's maximum
+    input, not the size, bounded the chunk: the units of the size that fit in that input from the
+    chunk's start (``size_report`` sums them up)."""
     text = doc.text
     outline = outline or outline_of(doc)
     meta = {**doc.metadata, "config": fingerprint}
@@ -52,9 +54,10 @@ def make_chunks(doc: Document, drafts: Sequence[Draft], budget: Budget, strategy
         a, b = d.start, d.end
         full = d.context + text[a:b]
         path = d.path if d.path is not None else outline.path_at(first_word(text, a, b))
+        held = budget.held_by_model(a)
         out.append(Chunk(
             id=chunk_id(doc.id, a, b, fingerprint, full), doc_id=doc.id, source=doc.source,
             start=a, end=b, context=d.context, text=full, tokens=budget.tokens(a, b, d.context),
             pages=doc.pages_of(a, b), heading_path=path, language=outline.language_of(a, b),
-            strategy=strategy, metadata=meta))
+            strategy=strategy, metadata=meta if held is None else {**meta, "held_by_model": held}))
     return out
