@@ -157,3 +157,47 @@ def test_report_reaches_chunk_and_index_output(tmp_path, marathi):
     assert len(report.held) == 1 and "mar.txt: size 300 words" in report.held[0]
     assert len(report.warnings) == 1 and "notes.pdf: named .pdf (PDF)" in report.warnings[0]
     assert report.to_dict()["warnings"] == report.warnings
+
+
+# -- 4c: furniture on a single page ---------------------------------------------------------------
+
+BODY = "".join(f"<p>Paragraph {i}: whitefly eggs hatch in about a week on the underside of cotton "
+               f"leaves; spray neem oil in the evening.</p>" for i in range(5))
+
+
+def _one_page(path: Path, margin_box: str, size: str = "8pt") -> Path:
+    """A one-page PDF made by WeasyPrint: a heading and five paragraphs in 11 pt, and one line in
+    a page margin box (``@bottom-center``, ``@top-center``) in ``size``."""
+    from weasyprint import HTML
+    css = (f"@page {{ size: A4; margin: 2.5cm 2cm; {margin_box} {{ content: 'I Am A Footer'; "
+           f"font-size: {size} }} }} body {{ font-size: 11pt }}")
+    HTML(string=f"<html><head><style>{css}</style></head><body><h1>Cotton pests</h1>{BODY}"
+                "</body></html>").write_pdf(str(path))
+    return path
+
+
+@pytest.mark.parametrize("box, kind", [("@bottom-center", "page_footer"), ("@top-center", "page_header"),
+                                       ("@bottom-right", "page_footer")])
+def test_one_page_footer_is_furniture_by_position_and_size(tmp_path, box, kind):
+    doc = seamcut.read(_one_page(tmp_path / "one.pdf", box))
+    assert "I Am A Footer" not in doc.text
+    assert "Paragraph 4: whitefly eggs hatch" in doc.text and "Cotton pests" in doc.text
+    assert {"kind": kind, "text": "I Am A Footer", "page": 1} in doc.metadata["furniture"]  # kept, findable
+
+
+def test_a_margin_line_in_body_type_is_not_guessed_away(tmp_path):
+    doc = seamcut.read(_one_page(tmp_path / "one.pdf", "@bottom-center", size="11pt"))
+    assert "I Am A Footer" in doc.text  # one page, body-size type: nothing tells it from the body
+
+
+def test_single_page_footer_of_a_real_pdf_matches_the_reference(data_dir):
+    """normal_4pages.pdf: page 1 alone has an affiliation line in the bottom margin, which
+    docling's reference labels page_footer; repetition cannot find it (it is on one page)."""
+    folder = data_dir / "pdfs" / "docling"
+    ref = json.loads((folder / "groundtruth" / "normal_4pages.json").read_text(encoding="utf-8"))
+    footers = [t["text"] for t in ref["texts"] if t.get("label") == "page_footer" and "@" in t["text"]]
+    assert footers
+    doc = seamcut.read(folder / "normal_4pages.pdf")
+    found = [f for f in doc.metadata["furniture"] if f["page"] == 1]
+    assert found and " ".join(found[0]["text"].split()) == " ".join(footers[0].split())
+    assert "ja0512@assembly.go.kr" not in doc.text

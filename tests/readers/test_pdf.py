@@ -447,7 +447,9 @@ def test_unruled_table_keeps_to_its_column_and_takes_two_line_header():
 def test_margin_line_numbers_are_furniture():
     doc = read_pdf(pdf("pdfplumber/scotus-transcript-p1.pdf"))
     check_spans(doc)
-    assert doc.text.startswith("Official - Subject to Final Review")
+    # the transcript's running header, in small type in the top margin, is furniture on its one page
+    assert doc.text.startswith("IN THE SUPREME COURT OF THE UNITED STATES")
+    assert {"kind": "page_header", "text": "Official - Subject to Final Review", "page": 1} in doc.metadata["furniture"]
     nums = [f["text"] for f in doc.metadata["furniture"] if f["kind"] == "line_number"]
     assert nums == [str(k) for k in range(1, 26)]
 

@@ -1,5 +1,10 @@
 """Furniture: running headers and footers, page numbers and margin line numbers, found across
-the document's pages and kept out of its text."""
+the document's pages and kept out of its text (kept in its metadata, ``furniture``).
+
+A header or footer is found by repetition (the same line in the top or bottom band of many
+pages), and, where repetition cannot tell (a one-page document, a footer on one page only), by
+position and size: one line of small type in the margin band, set apart from the body.
+"""
 from __future__ import annotations
 
 import re
@@ -11,12 +16,17 @@ from .page import Key, Page
 
 #: share of the page height counted as the top/bottom band where running headers/footers sit
 BAND = 0.09
+#: a line set apart as furniture is smaller than this share of the body size
+SMALL = 0.9
+#: and stands at least this many of its own line heights from the nearest body text
+APART = 2.0
 
 
 def furniture(pages: list[Page], body: float = 10.0) -> set[Key]:
     """The blocks that are running headers/footers or page numbers. A number set at 1.5 times the
     body size (``body``, pt) or more is a chapter number, not a page number; a one-line block in
-    the band on the page number's line is a footer (or header)."""
+    the band on the page number's line is a footer (or header); so is one line of small type in
+    the band set apart from the body (``set_apart``), on any page."""
     cands = _band_blocks(pages)
     counts = _pages_repeating(cands)
     n = len(pages)
@@ -24,7 +34,7 @@ def furniture(pages: list[Page], body: float = 10.0) -> set[Key]:
     for pi, bi, band, text in cands:
         c = counts[(band, furniture_key(text))]
         number = is_page_number(text) and pages[pi].blocks[bi].size < 1.5 * body
-        if number or (n >= 2 and c >= 2 and c >= 0.4 * n):
+        if number or (n >= 2 and c >= 2 and c >= 0.4 * n) or set_apart(pages[pi], bi, body):
             out.add((pi, bi))
     for pi, bi, band, text in cands:
         b = pages[pi].blocks[bi]
@@ -33,6 +43,26 @@ def furniture(pages: list[Page], body: float = 10.0) -> set[Key]:
                 for oi, o in enumerate(pages[pi].blocks)):
             out.add((pi, bi))
     return out
+
+
+def set_apart(pg: Page, bi: int, body: float) -> bool:
+    """Whether block ``bi`` of ``pg`` is a header or footer by position and size alone: one line,
+    in the top or bottom band (``BAND``), in type smaller than the body's (``SMALL`` of ``body``,
+    pt), at least ``APART`` of its line heights from every other text block above it (a footer)
+    or below it (a header), with body text on the page."""
+    b = pg.blocks[bi]
+    if b.kind == "table" or len(b.segments) != 1 or not 0 < b.size < SMALL * body:
+        return False
+    footer, header = b.top >= pg.height * (1 - BAND), b.bottom <= pg.height * BAND
+    if not (footer or header):
+        return False
+    others = [o for oi, o in enumerate(pg.blocks) if oi != bi and not same_line(b, o)]
+    if not others:
+        return False  # the page's only text is no furniture
+    room = APART * (b.bottom - b.top)
+    if footer:
+        return all(b.top - o.bottom >= room for o in others if o.top < b.top)
+    return all(o.top - b.bottom >= room for o in others if o.bottom > b.bottom)
 
 
 def _band_blocks(pages: list[Page]) -> list[tuple[int, int, str, str]]:
