@@ -14,8 +14,6 @@ from pathlib import Path
 import pytest
 
 import seamcut
-from seamcut.build import build_index
-from seamcut.index import Index
 from seamcut.readers import mismatch
 from seamcut.tokens import load_sizer
 
@@ -140,7 +138,7 @@ def test_no_report_where_the_size_fits(marathi):
         seamcut.chunk(marathi, strategy="recursive", size=100, overlap=0, unit="words")
 
 
-def test_report_reaches_chunk_and_index_output(tmp_path, marathi):
+def test_report_reaches_chunk_output(tmp_path, marathi):
     f = tmp_path / "mar.txt"
     f.write_text(marathi[:12000], encoding="utf-8")
     r = run("chunk", str(f), "--size", "300", "--unit", "words", "--overlap", "0",
@@ -148,15 +146,6 @@ def test_report_reaches_chunk_and_index_output(tmp_path, marathi):
     assert r.returncode == 0, r.stderr
     assert re.search(r"warning: .*mar\.txt: size 300 words is over multilingual-e5-small's 512-token "
                      r"input for \d+ of \d+ chunk\(s\)", r.stderr), r.stderr
-    wrong = tmp_path / "notes.pdf"
-    wrong.write_text(PROSE, encoding="utf-8")
-    index = Index(tmp_path / "index", strategy="fixed", options={"size": 300, "unit": "words"})
-    report = build_index(index, [f, wrong], "fixed", {"size": 300, "unit": "words", "overlap": 0},
-                         cache=False, progress=False)
-    assert not report.failures
-    assert len(report.held) == 1 and "mar.txt: size 300 words" in report.held[0]
-    assert len(report.warnings) == 1 and "notes.pdf: named .pdf (PDF)" in report.warnings[0]
-    assert report.to_dict()["warnings"] == report.warnings
 
 
 # -- 4c: furniture on a single page ---------------------------------------------------------------
@@ -201,3 +190,29 @@ def test_single_page_footer_of_a_real_pdf_matches_the_reference(data_dir):
     found = [f for f in doc.metadata["furniture"] if f["page"] == 1]
     assert found and " ".join(found[0]["text"].split()) == " ".join(footers[0].split())
     assert "ja0512@assembly.go.kr" not in doc.text
+
+
+def test_warnings_reach_index_and_compare_output(tmp_path, marathi):
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "mar.txt").write_text(marathi[:12000], encoding="utf-8")
+    (docs / "notes.pdf").write_text(PROSE, encoding="utf-8")
+    size = ["--strategy", "fixed", "--size", "300", "--unit", "words"]
+    r = run("index", str(docs), "--db", str(tmp_path / "db"), *size, "--stats", str(tmp_path / "s.json"),
+            cache=tmp_path / "cache")
+    assert r.returncode == 0, r.stderr
+    assert re.search(r"warning: .*notes\.pdf: named \.pdf \(PDF\) but its content is plain text", r.stderr)
+    assert re.search(r"warning: .*mar\.txt: size 300 words is over multilingual-e5-small's 512-token", r.stderr)
+    stats = json.loads((tmp_path / "s.json").read_text(encoding="utf-8"))
+    assert len(stats["warnings"]) == 1 and len(stats["held"]) == 1
+    questions = tmp_path / "q.yaml"
+    questions.write_text("- id: w\n  question: Whitefly eggs?\n  must_contain: Whitefly eggs hatch\n",
+                         encoding="utf-8")
+    r = run("compare", str(docs), "--questions", str(questions), "--strategies", "fixed,recursive",
+            "--size", "300", "--unit", "words", "--out", str(tmp_path / "out"), "--json",
+            str(tmp_path / "r.json"), cache=tmp_path / "cache")
+    assert r.returncode == 0, r.stderr
+    assert len(re.findall(r"named \.pdf \(PDF\)", r.stderr)) == 1  # once, not once per strategy
+    for name in ("fixed", "recursive"):
+        assert re.search(rf"warning: {name}: .*mar\.txt: size 300 words is over", r.stderr), r.stderr
+    assert len(json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["warnings"]) == 3
