@@ -261,7 +261,7 @@ def test_parse_cache_round_trips_real_documents_exactly(tmp_path, data_dir):
     stored = list(cache.iterdir())
     assert len(stored) >= 15 and all(p.suffix == ".json" for p in stored)
     for p in stored:
-        json.loads(p.read_text(encoding="ascii"))  # plain JSON: nothing in it runs on load
+        json.loads(p.read_text(encoding="utf-8"))  # plain JSON: nothing in it runs on load
 
 
 class _Planted:
@@ -282,7 +282,7 @@ def test_leftover_pickle_is_never_loaded(tmp_path):
     options = ReadOptions()
     key = _cache_key(file_hash(f), options, {}, str(f))
     (cache / f"{key}.pickle").write_bytes(pickle.dumps(_Planted(marker)))
-    (cache / f"{key}.json").write_text('{"seamcut_document": 1, "text": "tor', encoding="ascii")  # torn
+    (cache / f"{key}.json").write_text('{"seamcut_document": 1, "text": "tor', encoding="utf-8")  # torn
     got = read_file(ReadJob(str(f), options, {}, str(cache)))
     assert not marker.exists()
     assert got.document is not None and got.document == seamcut.read(f)

@@ -181,9 +181,9 @@ def _read_once(job: ReadJob) -> Read:
         try:
             cached.parent.mkdir(parents=True, exist_ok=True)
             tmp = cached.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(document_json.dumps(doc), encoding="ascii")
+            tmp.write_text(document_json.dumps(doc), encoding="utf-8")
             tmp.replace(cached)
-        except (OSError, TypeError) as exc:  # TypeError: a value JSON cannot hold
+        except (OSError, TypeError, ValueError) as exc:  # a value JSON or UTF-8 cannot hold
             log.info("document cache not written (%s)", exc)
     return Read(path, doc, digest=digest, cpu_seconds=_cpu() - t0)
 

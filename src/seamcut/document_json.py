@@ -73,11 +73,12 @@ def _element(d: Mapping[str, Any]) -> Element:
 
 
 def dumps(doc: Document) -> str:
-    """``doc`` as one JSON text (UTF-8 safe: lone surrogates escaped)."""
+    """``doc`` as one JSON text, to be written as UTF-8 (a string with surrogates in it is
+    written as its bytes, so the rest encodes)."""
     elements = [{f.name: _encode(getattr(e, f.name)) for f in fields(Element)} for e in doc.elements]
     data = {f.name: _encode(getattr(doc, f.name)) for f in fields(Document) if f.name != "elements"}
     return json.dumps({"seamcut_document": VERSION, **data, "elements": elements},
-                      ensure_ascii=True, separators=(",", ":"))
+                      ensure_ascii=False, separators=(",", ":"))
 
 
 def loads(raw: str | bytes) -> Document:
