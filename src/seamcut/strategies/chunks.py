@@ -45,7 +45,7 @@ def make_chunks(doc: Document, drafts: Sequence[Draft], budget: Budget, strategy
     it (``budget.tokens``), the language that of most of the span; every chunk's metadata is the
     document's plus ``config`` (the fingerprint), and ``held_by_model`` where the model's maximum
     input, not the size, bounded the chunk: the units of the size that fit in that input from the
-    chunk's start (``size_report`` sums them up)."""
+    chunk's start (``seamcut.strategies.held`` reports them)."""
     text = doc.text
     outline = outline or outline_of(doc)
     meta = {**doc.metadata, "config": fingerprint}

@@ -49,11 +49,11 @@ class Held:
         sizer = load_sizer(cfg.tokenizer)
         name = sizer.name.split(":", 1)[-1]
         where = f"{self.source}: " if self.source else ""
-        spread = f"{min(fit)} to {max(fit)}" if min(fit) != max(fit) else "all"
+        got = (f"~{round(statistics.median(fit))} {cfg.unit}, median; {min(fit)} to {max(fit)}"
+               if min(fit) != max(fit) else f"~{fit[0]} {cfg.unit}")
         return (f"{where}size {cfg.size} {cfg.unit} is over {name}'s {sizer.max_input}-token input "
                 f"for {len(fit)} of {self.total} chunk(s): they were cut at {sizer.max_input} tokens "
-                f"(~{round(statistics.median(fit))} {cfg.unit}, median; {spread}), not at "
-                f"{cfg.size} {cfg.unit}")
+                f"({got}), not at {cfg.size} {cfg.unit}")
 
 
 def held_report(chunks: Iterable[Chunk], config: SizeConfig) -> str | None:
