@@ -216,3 +216,13 @@ def test_warnings_reach_index_and_compare_output(tmp_path, marathi):
     for name in ("fixed", "recursive"):
         assert re.search(rf"warning: {name}: .*mar\.txt: size 300 words is over", r.stderr), r.stderr
     assert len(json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))["warnings"]) == 3
+
+
+def test_a_word_longer_than_the_model_input_is_said_plainly():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        chunks = seamcut.chunk("x" * 3000 + " tail words here", strategy="fixed", size=50, overlap=0,
+                               unit="words")
+    (w,) = [str(w.message) for w in caught if issubclass(w.category, seamcut.ModelInputWarning)]
+    assert "inside one word longer than that" in w and all(c.tokens <= 512 for c in chunks)
+    assert caught[0].filename == __file__  # pointed at the caller of chunk()

@@ -49,8 +49,12 @@ class Held:
         sizer = load_sizer(cfg.tokenizer)
         name = sizer.name.split(":", 1)[-1]
         where = f"{self.source}: " if self.source else ""
-        got = (f"~{round(statistics.median(fit))} {cfg.unit}, median; {min(fit)} to {max(fit)}"
-               if min(fit) != max(fit) else f"~{fit[0]} {cfg.unit}")
+        if max(fit) == 0:  # one unit (a run of text without spaces) is over the model's input
+            got = f"inside one {cfg.unit.rstrip('s')} longer than that"
+        elif min(fit) != max(fit):
+            got = f"~{round(statistics.median(fit))} {cfg.unit}, median; {min(fit)} to {max(fit)}"
+        else:
+            got = f"~{fit[0]} {cfg.unit}"
         return (f"{where}size {cfg.size} {cfg.unit} is over {name}'s {sizer.max_input}-token input "
                 f"for {len(fit)} of {self.total} chunk(s): they were cut at {sizer.max_input} tokens "
                 f"({got}), not at {cfg.size} {cfg.unit}")
@@ -73,7 +77,7 @@ def warn_held(chunks: Iterable[Chunk], config: SizeConfig) -> Iterator[Chunk]:
         yield c
     report = held.report()
     if report:
-        warnings.warn(ModelInputWarning(report), stacklevel=2)
+        warnings.warn(ModelInputWarning(report), stacklevel=3)  # chunk()'s caller
 
 
 @contextmanager
