@@ -214,11 +214,12 @@ def _plain_zip() -> bytes:
 
 def kind_pdf_bomb(folder: Path, scale: int = 1) -> list[Path]:
     """PDF decompression bombs: a content stream of text operators deflated twice inflating to
-    ``64 MiB * scale``, a stream of zeros (never drawn) inflating to ``256 MiB * scale``, an
-    image XObject whose pixels inflate to 400 MB, a stream deflated ten times."""
+    ``40 MiB * scale`` (1.16 million text objects a scale), a stream of zeros (never drawn)
+    inflating to ``32 MiB * scale``, an image XObject whose pixels inflate to 400 MB, a stream
+    deflated ten times."""
     ops = b"BT /F1 12 Tf 72 700 Td (bomb) Tj ET\n"
-    content = deflate_rounds(64 * MiB * scale, ops, 2)
-    zeros = deflate_rounds(256 * MiB * scale, b"\0", 2)
+    content = deflate_rounds(40 * MiB * scale, ops, 2)
+    zeros = deflate_rounds(32 * MiB * scale, b"\0", 2)
     side = 20_000
     pixels = deflate_rounds(side * side, b"\0", 2)
     image = (b"<< /Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceGray "
@@ -239,21 +240,21 @@ def kind_pdf_bomb(folder: Path, scale: int = 1) -> list[Path]:
 
 
 def kind_png_bomb(folder: Path, scale: int = 1) -> list[Path]:
-    """PNG bombs: 20,000 x 20,000 gray pixels (400 MB) in about 400 KiB; a header claiming
+    """PNG bombs: 14,000 x 14,000 gray pixels (196 MB) in about 200 KiB; a header claiming
     2^31 - 1 pixels a side; a PNG whose pixel data is cut short."""
-    side = 20_000
+    side = 14_000
     row = b"\0" + b"\xff" * side
     comp = zlib.compressobj(9)
     idat = b"".join(comp.compress(row) for _ in range(side)) + comp.flush()
-    return [_write(folder, "bomb-20k.png", png(side, side, idat)),
+    return [_write(folder, "bomb-14k.png", png(side, side, idat)),
             _write(folder, "bomb-huge-header.png", png(2**31 - 1, 2**31 - 1, zlib.compress(b"\0" * 64))),
             _write(folder, "png-cut.png", png(200, 200, zlib.compress(b"\0" * 201 * 200))[:300])]
 
 
 def kind_docx_bomb(folder: Path, scale: int = 1) -> list[Path]:
-    """Zip bombs as .docx: ``word/document.xml`` of one text run inflating to ``96 MiB * scale``
-    (scale 16 is the issue's 1.5 GB), and a .docx whose entry header lies about its size."""
-    bomb = docx_with(big_part=("word/document.xml", 96 * MiB * scale, b"a"))
+    """Zip bombs as .docx: ``word/document.xml`` of one text run inflating to ``48 MiB * scale``
+    (scale 32 is the issue's 1.5 GB), and a .docx whose entry header lies about its size."""
+    bomb = docx_with(big_part=("word/document.xml", 48 * MiB * scale, b"a"))
     liar = bytearray(docx_with(big_part=("word/document.xml", 8 * MiB, b"b")))
     return [_write(folder, "bomb-document-xml.docx", bomb), _write(folder, "bomb-lying-size.docx",
                                                                    _lie_about_sizes(bytes(liar)))]
@@ -384,13 +385,14 @@ def kind_text_encodings(folder: Path, scale: int = 1) -> list[Path]:
 
 
 def kind_long_line(folder: Path, scale: int = 1) -> list[Path]:
-    """One line of ``50 MB`` (``scale`` >= 1; 5 MB * scale below that is not offered) as text,
-    Markdown and HTML: words with no newline anywhere, and one 'word' of 50 MB with no space."""
-    size = 50 * 10**6 // (10 if scale < 1 else 1)
-    words = (b"lorem ipsum dolor sit amet " * (size // 27 + 1))[:size]
-    return [_write(folder, "long-line.txt", words),
-            _write(folder, "long-line.md", words),
-            _write(folder, "long-line.html", b"<html><body><p>" + words + b"</p></body></html>"),
+    """One line of 50 MB of words as text, and of ``10 MB * scale`` as Markdown and HTML; one
+    'word' of ``10 MB * scale`` with no space."""
+    def words(size: int) -> bytes:
+        return (b"lorem ipsum dolor sit amet " * (size // 27 + 1))[:size]
+    size = 10**7 * scale
+    return [_write(folder, "long-line.txt", words(50 * 10**6)),
+            _write(folder, "long-line.md", words(size)),
+            _write(folder, "long-line.html", b"<html><body><p>" + words(size) + b"</p></body></html>"),
             _write(folder, "long-word.txt", b"x" * size)]
 
 
@@ -408,8 +410,9 @@ def kind_deep_html(folder: Path, scale: int = 1) -> list[Path]:
 
 
 def kind_deep_markdown(folder: Path, scale: int = 1) -> list[Path]:
-    """Markdown nested 100,000 deep: block quotes, list items, emphasis, brackets."""
-    n = 100_000
+    """Markdown nested ``20,000 * scale`` deep: block quotes, list items, emphasis, brackets,
+    backticks; and a list indented 2,000 levels."""
+    n = 20_000 * scale
     return [
         _write(folder, "deep-quotes.md", b"> " * n + b"deep quote\n"),
         _write(folder, "deep-list.md", b"".join(b"  " * k + b"- item\n" for k in range(2000))),
