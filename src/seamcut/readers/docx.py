@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import zipfile
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +74,7 @@ def read_docx(path: str | Path) -> Document:
         import docx
         word = docx.Document(str(p))
         body = word.element.body
-    except (zipfile.BadZipFile, KeyError, ValueError) as exc:
+    except (zipfile.BadZipFile, KeyError, ValueError, zlib.error, EOFError) as exc:
         raise InputError(p, f"not a readable Word document ({exc})") from None
     except etree.XMLSyntaxError as exc:
         raise InputError(p, f"malformed XML in the Word document ({exc})") from None

@@ -10,7 +10,9 @@ from typing import Any
 from ..model import Document, Element
 from .text import read_text
 
-_BLOCKS = {"paragraph_open": "paragraph", "fence": "code", "code_block": "code"}
+#: raw HTML blocks are paragraphs: they hold text, and the structure strategy chunks elements
+#: only (one at the end of a file was lost)
+_BLOCKS = {"paragraph_open": "paragraph", "fence": "code", "code_block": "code", "html_block": "paragraph"}
 
 
 def _line_starts(text: str) -> list[int]:
