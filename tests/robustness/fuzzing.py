@@ -107,6 +107,7 @@ def random_document(text: str, picks: list[tuple[int, int, int, int]], pages: li
     non-whitespace character in order without overlapping; headings get a level and their text,
     tables rows and row spans made up from their lines; page starts from ``pages``."""
     from seamcut.model import Document, Element
+    from seamcut.text.space import SPACE_CHARS
 
     n = len(text)
     cuts = sorted({0, n, *(start % (n + 1) for _, start, _, _ in picks)})
@@ -115,8 +116,8 @@ def random_document(text: str, picks: list[tuple[int, int, int, int]], pages: li
     elements = []
     for i, (a, b) in enumerate(zip(cuts, cuts[1:])):
         piece = text[a:b]
-        lead = len(piece) - len(piece.lstrip())
-        a, b = a + lead, a + len(piece.rstrip())
+        lead = len(piece) - len(piece.lstrip(SPACE_CHARS))
+        a, b = a + lead, a + len(piece.rstrip(SPACE_CHARS))
         if b <= a:
             continue
         kind, level = kinds[i % len(kinds)], levels[i % len(levels)]
@@ -124,7 +125,7 @@ def random_document(text: str, picks: list[tuple[int, int, int, int]], pages: li
             kind = "paragraph"
         meta: dict[str, Any] = {}
         if kind in ("heading", "title"):
-            meta = {"text": text[a:b].strip()}
+            meta = {"text": text[a:b].strip(SPACE_CHARS)}
         elif kind == "table":
             rows, spans, pos = [], [], a
             for line in text[a:b].split("\n"):
