@@ -5,10 +5,11 @@ is read by ``seamcut.read`` in a fresh process under seamcut's memory watchdog (
 MiB) and a wall-clock limit (``--timeout`` s): the outcome (text, a clear error naming the file,
 a crash = any other exception, a hang = past the timeout, or stopped at the cap), its seconds
 and the process's peak resident memory (Tesseract's included). Then all of them go through
-``read_corpus`` in one batch with the same limits. ``--scale`` sizes the bombs (16: a PDF
-content stream of 640 MiB, a .docx XML of 768 MiB; 32: the issue's 1.5 GB .docx).
+``read_corpus`` in one batch with the same limits. ``--scale`` sizes the bombs (32: the issue's
+.docx whose XML inflates to 1.5 GB, a PDF content stream of 1.25 GiB of text operators, a PDF
+stream of 1 GiB of zeros; the test suite runs scale 1).
 
-    OMP_NUM_THREADS=1 PYTHONPATH=src:. python benchmarks/badfiles.py --scale 8
+    OMP_NUM_THREADS=1 PYTHONPATH=src:. python benchmarks/badfiles.py --scale 32
 
 Writes benchmarks/results/badfiles.{json,md}.
 """

@@ -385,11 +385,11 @@ def kind_text_encodings(folder: Path, scale: int = 1) -> list[Path]:
 
 
 def kind_long_line(folder: Path, scale: int = 1) -> list[Path]:
-    """One line of 50 MB of words as text, and of ``10 MB * scale`` as Markdown and HTML; one
-    'word' of ``10 MB * scale`` with no space."""
+    """One line of 50 MB of words as text, and of ``10 MB * scale`` (at most 50 MB) as Markdown
+    and HTML; one 'word' of as many bytes with no space."""
     def words(size: int) -> bytes:
         return (b"lorem ipsum dolor sit amet " * (size // 27 + 1))[:size]
-    size = 10**7 * scale
+    size = min(10**7 * scale, 50 * 10**6)
     return [_write(folder, "long-line.txt", words(50 * 10**6)),
             _write(folder, "long-line.md", words(size)),
             _write(folder, "long-line.html", b"<html><body><p>" + words(size) + b"</p></body></html>"),
@@ -410,9 +410,9 @@ def kind_deep_html(folder: Path, scale: int = 1) -> list[Path]:
 
 
 def kind_deep_markdown(folder: Path, scale: int = 1) -> list[Path]:
-    """Markdown nested ``20,000 * scale`` deep: block quotes, list items, emphasis, brackets,
-    backticks; and a list indented 2,000 levels."""
-    n = 20_000 * scale
+    """Markdown nested ``20,000 * scale`` deep (at most 100,000): block quotes, list items,
+    emphasis, brackets, backticks; and a list indented 2,000 levels."""
+    n = min(20_000 * scale, 100_000)
     return [
         _write(folder, "deep-quotes.md", b"> " * n + b"deep quote\n"),
         _write(folder, "deep-list.md", b"".join(b"  " * k + b"- item\n" for k in range(2000))),
