@@ -398,7 +398,8 @@ def kind_long_line(folder: Path, scale: int = 1) -> list[Path]:
 
 def kind_deep_html(folder: Path, scale: int = 1) -> list[Path]:
     """HTML nested 100,000 deep: ``div``s, inline ``span``s inside a paragraph, list items in
-    lists, table cells in tables, never-closed ``b`` tags."""
+    lists, table cells in tables, never-closed ``b`` tags; 200,000 tags never closed by ``>``,
+    200,000 ``<`` in text."""
     n = 100_000
     return [
         _write(folder, "deep-div.html", b"<html><body>" + b"<div>" * n + b"deep text" + b"</div>" * n + b"</body></html>"),
@@ -406,6 +407,10 @@ def kind_deep_html(folder: Path, scale: int = 1) -> list[Path]:
         _write(folder, "deep-list.html", b"<html><body>" + b"<ul><li>item " * (n // 2) + b"</li></ul>" * (n // 2) + b"</body></html>"),
         _write(folder, "deep-table.html", b"<html><body>" + b"<table><tr><td>cell " * (n // 4) + b"</td></tr></table>" * (n // 4) + b"</body></html>"),
         _write(folder, "unclosed-b.html", b"<html><body><p>" + b"<b>bold " * n + b"</p></body></html>"),
+        # tags never closed by ">" (a depth count scanning to the next ">" was quadratic), and
+        # "<" in text
+        _write(folder, "open-tags.html", b"<html><body>" + b"<a x" * (2 * n) + b" text"),
+        _write(folder, "less-than-signs.html", b"<html><body><p>" + b"a < b " * (2 * n) + b"</p></body></html>"),
     ]
 
 

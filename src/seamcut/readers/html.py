@@ -29,7 +29,7 @@ MAX_DEPTH = 512
 _NO_DEPTH = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
              "track", "wbr", "p", "li", "dt", "dd", "tr", "td", "th", "thead", "tbody", "tfoot",
              "option", "optgroup", "rb", "rt", "rp", "colgroup", "caption", "html", "head", "body"}
-_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)[^>]*?(/?)>")
+_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)[^<>]*?(/?)>")  # [^<>]: one scan, never quadratic
 _INLINE = {"a", "abbr", "b", "bdi", "bdo", "br", "cite", "code", "data", "dfn", "em", "font", "i",
            "img", "kbd", "label", "mark", "q", "s", "samp", "small", "span", "strong", "sub",
            "sup", "time", "u", "var", "wbr", "del", "ins"}
