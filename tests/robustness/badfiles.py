@@ -303,13 +303,14 @@ def kind_docx_malformed(folder: Path, scale: int = 1) -> list[Path]:
 
 
 def kind_huge_pages(folder: Path, scale: int = 1) -> list[Path]:
-    """Huge page counts and sizes: 20,000 empty pages (``2,000 * scale`` with text), a page
+    """Huge page counts and sizes: 20,000 empty pages (``2,000 * scale``, at most 20,000, with
+    text), a page
     200 in x 200 in with text, the same page with only a drawn rectangle (OCR renders it), a
     MediaBox of 10^9 points, a MediaBox that is inverted or zero."""
     big = b"[0 0 14400 14400]"
     return [
         _write(folder, "pages-20000-empty.pdf", many_pages(20_000)),
-        _write(folder, f"pages-{2000 * scale}-text.pdf", many_pages(2000 * scale, text=True)),
+        _write(folder, f"pages-{min(2000 * scale, 20_000)}-text.pdf", many_pages(min(2000 * scale, 20_000), text=True)),
         _write(folder, "page-200in-text.pdf", one_page(media=big)),
         _write(folder, "page-200in-drawing.pdf", one_page(b"0 0 1 rg 10 10 14000 14000 re f", media=big)),
         _write(folder, "page-1e9pt.pdf", one_page(media=b"[0 0 1000000000 1000000000]")),
