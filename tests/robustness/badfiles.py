@@ -16,7 +16,7 @@ import struct
 import zipfile
 import zlib
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable
 
 BADPDF = Path(__file__).resolve().parents[3] / "shared" / "data" / "badpdf"
 MiB = 2**20
@@ -440,9 +440,3 @@ def make_all(folder: str | Path, scale: int = 1, kinds: list[str] | None = None)
     root.mkdir(parents=True, exist_ok=True)
     return {kind: KINDS[kind](root, scale) for kind in (kinds or KINDS)}
 
-
-def iter_files(made: dict[str, list[Path]]) -> Iterator[tuple[str, Path]]:
-    """(kind, path) for every file made."""
-    for kind, paths in made.items():
-        for p in paths:
-            yield kind, p

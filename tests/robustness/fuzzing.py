@@ -6,7 +6,6 @@ A fuzz input for the readers is one format byte (``FORMATS[b % 5]``) and then th
 """
 from __future__ import annotations
 
-import io
 import os
 import tempfile
 from functools import lru_cache
@@ -137,16 +136,6 @@ def random_document(text: str, picks: list[tuple[int, int, int, int]], pages: li
                                 metadata=meta))
     starts = sorted({0, *(p % (n + 1) for p in pages)}) if pages else []
     return Document(text=text, source="fuzz", elements=tuple(elements), page_starts=tuple(starts))
-
-
-def document_bytes_summary(doc: Any) -> str:
-    """A short description of a random document, for a failing example's report."""
-    out = io.StringIO()
-    out.write(f"text={doc.text!r}\n")
-    for e in doc.elements:
-        out.write(f"  {e.kind} {e.start}:{e.end} level={e.level} {dict(e.metadata)}\n")
-    out.write(f"  page_starts={doc.page_starts}\n")
-    return out.getvalue()
 
 
 def regression_files() -> list[Path]:
