@@ -11,6 +11,9 @@ import pytest
 from seamcut.errors import InputError
 from seamcut.readers.pdf import garble_score, is_garbled, join_lines, read_pdf
 
+from tests.robustness.badfiles import pdf_file as _pdf_file
+from tests.robustness.badfiles import stream as _stream
+
 PDFS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "pdfs"
 
 
@@ -190,24 +193,6 @@ def test_ocr_never_leaves_scan_empty_with_note():
 def test_bad_ocr_mode():
     with pytest.raises(ValueError):
         read_pdf(pdf("docling/multi_page.pdf"), ocr="sometimes")
-
-
-def _pdf_file(objects: list[bytes]) -> bytes:
-    """A PDF with ``objects`` as objects 1, 2, ... (1: the catalog) and a correct xref table."""
-    out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for n, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n%s\nendobj\n" % (n, body)
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    return bytes(out)
-
-
-def _stream(data: bytes) -> bytes:
-    return b"<< /Length %d >>\nstream\n%s\nendstream" % (len(data), data)
 
 
 _DEEP = 100_000  # levels of nesting of one array or dictionary

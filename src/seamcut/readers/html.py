@@ -7,6 +7,7 @@ out of the text as furniture.
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,15 @@ _HEADINGS = {f"h{i}": i for i in range(1, 7)}
 _BLOCK_TEXT = {"p": "paragraph", "li": "list_item", "dt": "paragraph", "dd": "paragraph",
                "blockquote": "paragraph", "figcaption": "caption", "caption": "caption",
                "pre": "code", "address": "paragraph"}
+#: the deepest nesting of elements read; deeper pages are refused before parsing (lexbor's tree
+#: construction takes time growing with the square of the depth: 44 s at 100,000 levels), and the
+#: walk below recurses once per level. Browsers flatten the DOM beyond 512 levels (Blink).
+MAX_DEPTH = 512
+#: elements that never hold others, or whose end tag may be left out (closed by the next one)
+_NO_DEPTH = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+             "track", "wbr", "p", "li", "dt", "dd", "tr", "td", "th", "thead", "tbody", "tfoot",
+             "option", "optgroup", "rb", "rt", "rp", "colgroup", "caption", "html", "head", "body"}
+_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)[^<>]*?(/?)>")  # [^<>]: one scan, never quadratic
 _INLINE = {"a", "abbr", "b", "bdi", "bdo", "br", "cite", "code", "data", "dfn", "em", "font", "i",
            "img", "kbd", "label", "mark", "q", "s", "samp", "small", "span", "strong", "sub",
            "sup", "time", "u", "var", "wbr", "del", "ins"}
@@ -64,10 +74,34 @@ def _table_rows(table: Any) -> tuple[list[list[str]], int]:
     return rows, header_rows
 
 
+def nesting_depth(html: str, stop: int = MAX_DEPTH) -> int:
+    """How deep the page's elements nest, counted from its tags before parsing (elements that
+    close themselves or whose end tag may be left out are not counted); stops counting once it
+    passes ``stop``."""
+    depth = deepest = 0
+    for m in _TAG.finditer(html):
+        closing, name, self_closing = m.group(1), m.group(2).lower(), m.group(3)
+        if name in _NO_DEPTH or self_closing:
+            continue
+        if closing:
+            depth = max(0, depth - 1)
+        else:
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > stop:
+                    break
+    return deepest
+
+
 def html_document(html: str, source: str) -> Any:
-    """A ``Document`` from HTML text."""
+    """A ``Document`` from HTML text; an ``InputError`` naming ``source`` for elements nested
+    deeper than ``MAX_DEPTH``."""
     from selectolax.lexbor import LexborHTMLParser
 
+    if nesting_depth(html) > MAX_DEPTH:
+        raise InputError(source, f"HTML elements nested more than {MAX_DEPTH} deep (seamcut reads "
+                                 f"at most {MAX_DEPTH} levels)")
     tree = LexborHTMLParser(html)
     b = DocumentBuilder(source)
     title = tree.css_first("title")
@@ -110,7 +144,11 @@ def html_document(html: str, source: str) -> Any:
 
     body = tree.body or tree.root
     if body is not None:
-        walk(body)
+        try:
+            walk(body)
+        except RecursionError:  # a tree deeper than its tags said (elements the parser added)
+            raise InputError(source, f"HTML elements nested too deep to read (over {MAX_DEPTH} "
+                                     "levels once parsed)") from None
     return b.build(format="html")
 
 

@@ -8,9 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 from ..model import Document, Element
+from ..text.space import SPACE_CHARS
 from .text import read_text
 
-_BLOCKS = {"paragraph_open": "paragraph", "fence": "code", "code_block": "code"}
+#: raw HTML blocks are paragraphs: they hold text, and the structure strategy chunks elements
+#: only (one at the end of a file was lost)
+_BLOCKS = {"paragraph_open": "paragraph", "fence": "code", "code_block": "code", "html_block": "paragraph"}
 
 
 def _line_starts(text: str) -> list[int]:
@@ -33,9 +36,9 @@ def markdown_elements(text: str) -> tuple[Element, ...]:
     def span(a: int, b: int) -> tuple[int, int]:
         start = lines[a] if a < len(lines) else len(text)
         end = lines[b] if b < len(lines) else len(text)
-        chunk = text[start:end]
-        lead = len(chunk) - len(chunk.lstrip())
-        return start + lead, start + len(chunk.rstrip())
+        chunk = text[start:end]  # seamcut's whitespace: controls such as \x0c and \x1c are text
+        lead = len(chunk) - len(chunk.lstrip(SPACE_CHARS))
+        return start + lead, start + len(chunk.rstrip(SPACE_CHARS))
 
     out: list[Element] = []
     list_depth = 0

@@ -271,14 +271,27 @@ def ocr_pages(images: list["Image.Image"], languages: list[str] | None = None,
 # --------------------------------------------------------------------------- image files
 
 
+#: the most pixels an image file's pages may hold together (Pillow refuses one frame over
+#: ``Image.MAX_IMAGE_PIXELS`` * 2, about 179 million, itself)
+MAX_PIXELS = 400_000_000
+
+
 def _load_pages(path: Path) -> list["Image.Image"]:
     from PIL import Image, ImageSequence, UnidentifiedImageError
 
     try:
         with Image.open(path) as img:
-            pages = [frame.copy() for frame in ImageSequence.Iterator(img)]
+            pages, pixels = [], 0
+            for frame in ImageSequence.Iterator(img):
+                pixels += frame.width * frame.height
+                if pixels > MAX_PIXELS:
+                    raise InputError(path, f"the image's pages hold over {MAX_PIXELS:,} pixels "
+                                           "together (a decompression bomb?)")
+                pages.append(frame.copy())
     except FileNotFoundError:
         raise InputError(path, "no such file") from None
+    except Image.DecompressionBombError as exc:
+        raise InputError(path, f"the image is too large to read ({exc})") from None
     except UnidentifiedImageError:
         raise InputError(path, "is not an image that can be read (PNG, JPEG or TIFF)") from None
     except (OSError, ValueError, SyntaxError) as exc:

@@ -46,7 +46,9 @@ def read_text(path: str | Path, encoding: str | None = None, **fields: object) -
         raise InputError(p, exc.strerror or str(exc)) from None
     text = decode(data, p, encoding)
     del data  # the text is all that is kept: a 100 MB file is not held twice
-    if not text or text.isspace():  # (not text.strip(), which copies the whole text)
-        raise InputError(p, "empty file (no text)" if not text else "holds only whitespace")
+    if not text or text.isspace() or text == "\ufeff" or (text[0] == "\ufeff" and text[1:].isspace()):
+        # (not text.strip(), which copies the whole text)
+        raise InputError(p, "empty file (no text)" if len(text) <= 1 and not text.isspace()
+                         else "holds only whitespace")
     fmt = "markdown" if p.suffix.lower() in (".md", ".markdown") else "text"
     return Document(text=text, source=str(p), metadata={"format": fmt, **fields})

@@ -13,6 +13,9 @@ from .page import Page
 from .scans import ocr_pending
 
 OCR_MODES = ("auto", "always", "never")
+#: the most objects (text runs, paths, images) one page may draw; each is looked at from Python
+#: (about 12 s a million here), and a page drawing more is a decompression bomb, not a document
+MAX_PAGE_OBJECTS = 1_000_000
 
 
 def read_pdf(path: str | Path, *, ocr: str = "auto", languages: list[str] | None = None,
@@ -31,6 +34,7 @@ def read_pdf(path: str | Path, *, ocr: str = "auto", languages: list[str] | None
             fpage = None
             try:
                 fpage = pdoc[i]
+                _check_objects(p, fpage, i)
                 pages.append(extract(PageSource(p, pdoc, fpage, i, ocr, languages, password, tagged,
                                                 plumber)))
             except InputError:
@@ -45,6 +49,16 @@ def read_pdf(path: str | Path, *, ocr: str = "auto", languages: list[str] | None
         plumber.close()
         pdoc.close()
     return assemble(p, pages)
+
+
+def _check_objects(p: Path, fpage, index: int) -> None:
+    """An ``InputError`` for a page drawing more than ``MAX_PAGE_OBJECTS`` objects."""
+    import pypdfium2.raw as raw
+
+    count = raw.FPDFPage_CountObjects(fpage.raw)
+    if count > MAX_PAGE_OBJECTS:
+        raise InputError(p, f"page {index + 1} draws {count:,} objects (over {MAX_PAGE_OBJECTS:,}; "
+                            "a decompression bomb?)")
 
 
 def _is_tagged(pdoc) -> bool:

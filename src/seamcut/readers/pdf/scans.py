@@ -16,6 +16,11 @@ OCR_PENDING = "ocr-pending"
 OCR_BATCH = 8
 #: rendering resolution for OCR, in dots per inch
 _DPI = 300
+#: the most pixels a page is rendered to for OCR (an A4 page at 300 dpi is 8.7 million); a
+#: larger page is rendered at a lower resolution (a 200 x 200 in page would take 3.6 billion)
+MAX_RENDER_PIXELS = 25_000_000
+#: the longest side of a rendered page in pixels (Tesseract refuses images over 32,767)
+MAX_RENDER_SIDE = 30_000
 
 
 def _ocr_pages():
@@ -27,10 +32,18 @@ def _ocr_pages():
     return ocr_pages
 
 
+def render_scale(width: float, height: float) -> float:
+    """Pixels per point for OCR of a page ``width`` x ``height`` points: 300 dpi, less where
+    that would pass ``MAX_RENDER_PIXELS`` or ``MAX_RENDER_SIDE``."""
+    scale = _DPI / 72
+    w, h = max(abs(width), 1.0), max(abs(height), 1.0)
+    return min(scale, (MAX_RENDER_PIXELS / (w * h)) ** 0.5, MAX_RENDER_SIDE / max(w, h))
+
+
 def _render(pdoc, index: int):
     page = pdoc[index]
     try:
-        return page.render(scale=_DPI / 72).to_pil()
+        return page.render(scale=render_scale(page.get_width(), page.get_height())).to_pil()
     finally:
         page.close()
 
