@@ -251,12 +251,12 @@ def _deeply_nested_pdfs() -> dict[str, bytes]:
 _READ_IN_CHILD = """
 import json, resource, sys, time
 import seamcut
-t = time.perf_counter()
+t = time.process_time()
 try:
     out = {"text": seamcut.read(sys.argv[1]).text}
 except seamcut.errors.InputError as exc:
     out = {"error": str(exc)}
-out["seconds"] = time.perf_counter() - t
+out["cpu_seconds"] = time.process_time() - t
 out["max_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(json.dumps(out))
 """
@@ -266,8 +266,10 @@ print(json.dumps(out))
 def test_deeply_nested_pdf_is_an_error_naming_the_file_or_read_in_bounded_time(tmp_path, name):
     """Arrays and dictionaries nested 100,000 deep, 10,000 references to follow, a page tree
     10,000 deep (pdfium, pdfminer and pdftotext are all given the file): ``read`` raises an
-    ``InputError`` naming the file or returns, within 20 s and 1 GiB, and the process lives
-    (it runs in a child process, so that a crash in C shows as a signal, not a lost test run)."""
+    ``InputError`` naming the file or returns, within 20 CPU seconds and 1 GiB, and the process
+    lives (it runs in a child process, so that a crash in C shows as a signal, not a lost test
+    run). CPU seconds, not wall-clock ones: a loaded machine must not fail the test (120 s of
+    wall-clock time is only the guard against a hang)."""
     import json
     import os
     import sys
@@ -288,7 +290,7 @@ def test_deeply_nested_pdf_is_an_error_naming_the_file_or_read_in_bounded_time(t
         assert path.name in got["error"]
     else:
         assert isinstance(got["text"], str)
-    assert got["seconds"] < 20
+    assert got["cpu_seconds"] < 20
     assert got["max_rss_mb"] < 1024
 
 
