@@ -27,10 +27,11 @@ from tests.test_build import DATA, _docs, _rows
 ROOT = Path(__file__).resolve().parents[2]
 RECURSIVE = ("-s", "recursive", "--size", "64", "--overlap", "0")
 BLOCKS = ("-s", "parent-child:parents=blocks", "--size", "64", "--overlap", "0")
-# the child: every LanceDB table call announced before it is made; versions of any age cleaned
-# up (so a kill can land in the cleanup, which otherwise spares the last ten minutes)
+# the child: every LanceDB table call announced before it is made (and, with $PAUSE, made that
+# many seconds later: a kill then lands before the call, whatever the machine's load); versions
+# of any age cleaned up (so a kill can land in the cleanup, which otherwise spares ten minutes)
 ANNOUNCED = """
-import sys, warnings
+import os, sys, time, warnings
 from datetime import timedelta
 warnings.filterwarnings("ignore", "optimize.cleanup_older_than=0")
 import lancedb.table as lt
@@ -40,6 +41,7 @@ def announce(name):
     original = getattr(lt.LanceTable, name)
     def announced(self, *args, **kwargs):
         print(f"AT {name} {self.name}", flush=True)
+        time.sleep(float(os.environ.get("PAUSE", 0)))
         return original(self, *args, **kwargs)
     setattr(lt.LanceTable, name, announced)
 for name in ("delete", "add", "optimize", "create_index"):
@@ -52,14 +54,15 @@ ENV = {**os.environ, "COLUMNS": "200", "OMP_NUM_THREADS": "1"}
 
 
 def _seamcut(*args: str, kill_at: tuple[str, str, int] | None = None, delay: float = 0.0,
-             log: Path | None = None, preexec=None) -> tuple[int, str, bool]:
+             pause: float = 0.0, log: Path | None = None, preexec=None) -> tuple[int, str, bool]:
     """Run ``seamcut ARGS``; ``kill_at`` (call, table, n): SIGKILL it ``delay`` s after its n-th
-    announced call of that kind on that table. Exit status, standard error, whether killed."""
+    announced call of that kind on that table (each call ``pause`` s after it is announced).
+    Exit status, standard error, whether killed."""
     err_path = log or Path(os.environ.get("TMPDIR", "/tmp")) / f"seamcut-faults-{os.getpid()}.err"
     with open(err_path, "w+", encoding="utf-8") as err:
         p = subprocess.Popen([sys.executable, "-c", ANNOUNCED, *args], stdout=subprocess.PIPE,
-                             stderr=err, text=True, start_new_session=True, env=ENV, cwd=ROOT,
-                             preexec_fn=preexec)
+                             stderr=err, text=True, start_new_session=True, cwd=ROOT,
+                             env={**ENV, "PAUSE": str(pause)}, preexec_fn=preexec)
         killed, seen = False, 0
         for line in p.stdout:  # type: ignore[union-attr]
             if kill_at and line.split() == ["AT", kill_at[0], kill_at[1]]:
@@ -159,9 +162,10 @@ def test_an_update_killed_while_replacing_files_and_folding_the_text_index_resum
 
 def test_a_first_build_killed_while_its_text_indexes_are_made_answers_and_completes(tmp_path, caplog):
     """A parent-child index whose parents are ranked by their own words has two full-text
-    indexes. Killed while the first is made, it makes it when first searched by words; killed
-    while the second is made, the next run makes it. Either way it answers as an uninterrupted
-    build does."""
+    indexes. Killed as the first is made, it makes it when first searched by words; killed as
+    the second is made, the next run makes it. Either way it answers as an uninterrupted build
+    does. (Killed as the call starts: a small index's text index can be made before a kill a
+    few milliseconds later lands, and the test would not know which state it checks.)"""
     docs = _docs(tmp_path / "docs")
     whole = tmp_path / "whole"
     rc, err, _ = _seamcut("index", str(docs), "--db", str(whole), *BLOCKS)
@@ -170,7 +174,7 @@ def test_a_first_build_killed_while_its_text_indexes_are_made_answers_and_comple
 
     db = tmp_path / "killed-chunks"
     rc, err, killed = _seamcut("index", str(docs), "--db", str(db), *BLOCKS,
-                               kill_at=("create_index", "chunks", 2), delay=0.01)
+                               kill_at=("create_index", "chunks", 2), pause=0.5)
     assert killed, err
     assert not Index(db).is_finished()
     with caplog.at_level("WARNING"):
@@ -181,7 +185,7 @@ def test_a_first_build_killed_while_its_text_indexes_are_made_answers_and_comple
 
     db = tmp_path / "killed-parents"
     rc, err, killed = _seamcut("index", str(docs), "--db", str(db), *BLOCKS,
-                               kill_at=("create_index", "parents", 2), delay=0.01)
+                               kill_at=("create_index", "parents", 2), pause=0.5)
     assert killed, err
     assert not Index(db).is_finished()  # the chunks' text index is there, the parents' is not
     rc, err, _ = _seamcut("index", str(docs), "--db", str(db), *BLOCKS)
