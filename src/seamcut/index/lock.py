@@ -148,24 +148,6 @@ def holder_of(folder: str | Path) -> Holder:
         return Holder(None, None, None)
 
 
-def is_locked(folder: str | Path) -> bool:
-    """Whether a process (this one or another) holds the folder's write lock now."""
-    folder = Path(folder)
-    with _GUARD:
-        if str(folder.resolve()) in _HELD:
-            return True
-    try:
-        with open(folder / LOCK_FILE, "a+", encoding="utf-8") as fh:
-            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-            return False  # closed at once: free again
-    except FileNotFoundError:
-        return False
-    except OSError as exc:
-        if exc.errno in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
-            return True
-        raise
-
-
 def _same_file(fh: Any, path: Path) -> bool:
     try:
         return os.fstat(fh.fileno()).st_ino == os.stat(path).st_ino
