@@ -126,7 +126,7 @@ def test_every_command_keeps_its_flags_and_defaults():
         "read": {"path", "--format", "-f"} | read,
         "inspect": {"args", "--source", "--model", "--size", "--overlap", "--unit", "--json", "--report",
                     "--explain"},
-        "index": {"paths", "--db", "--model", "--rebuild", "--batch", "--stats"} | cut | read | scale,
+        "index": {"paths", "--db", "--model", "--rebuild", "--wait", "--batch", "--stats"} | cut | read | scale,
         "search": {"query", "--db", "-k", "--mode", "--where", "--max-tokens", "--json"},
         "compare": {"paths", "--questions", "-q", "--strategies", "-k", "--mode", "--size", "--overlap",
                     "--unit", "--model", "--out", "--json", "--report"} | read | scale,

@@ -11,7 +11,9 @@ their chunks embedded and written in batches, the stages running at once, memory
   than letting documents pile up: memory stays flat whatever the collection's size.
 * Each batch is written with ``Index.write``: a run killed at any moment resumes where it was, with
   the rows and ids an uninterrupted run ends with; a file already indexed with the same bytes is
-  not read again.
+  not read again. A batch the disk has no room for is undone (``DiskFullError``).
+* One build per index folder at a time: the run holds the folder's write lock throughout
+  (``Index.writing``), and a second run waits for it or, past ``Index.wait``, says who holds it.
 * Progress: ``progress.Throughput`` (a bar on a terminal, a line every few seconds elsewhere); the
   report holds a table per stage.
 """
@@ -31,6 +33,7 @@ from .catalog import Catalog
 from .corpus import Failure, Limits, Read, ReadJob, ReadOptions, failed, read_file, read_jobs
 from .embed import Embedder, LongInputError
 from .index import Index
+from .index.disk import DiskFullError, is_disk_full
 from .index.folder import Cut
 from .model import Chunk
 from .processes import usable_cpus
@@ -337,11 +340,28 @@ def build_index(index: Index, paths: Sequence[str | Path], strategy: str, option
     parsed-document cache (``read_corpus``'s); ``batch_texts``: chunk texts per embedding call
     and write (a write is what a kill can lose); ``label``: what the progress line calls the
     build. Files that fail are in ``failures``, with the reason; the others are written whatever
-    happens to those.
+    happens to those. Holds the index's write lock throughout (waiting for another build as
+    ``index.wait`` says); a full disk raises ``DiskFullError``, with every batch before it kept.
     """
     from .strategies import REGISTRY
     if strategy not in REGISTRY:
         raise ValueError(f"unknown strategy {strategy!r}; choose from {', '.join(REGISTRY)}")
+    with index.writing():
+        try:
+            return _build(index, paths, strategy, options, read_options, catalog, limits, cache,
+                          batch_texts, progress, terminal, label)
+        except DiskFullError:
+            raise
+        except Exception as exc:  # the embedding cache or the build report, in the index folder
+            if is_disk_full(exc):
+                raise index.disk_full(exc) from exc
+            raise
+
+
+def _build(index: Index, paths: Sequence[str | Path], strategy: str, options: dict[str, Any],
+           read_options: ReadOptions, catalog: Catalog | None, limits: Limits,
+           cache: str | Path | bool | None, batch_texts: int, progress: bool, terminal: bool | None,
+           label: str) -> BuildReport:
     t_start = time.perf_counter()
     report = BuildReport(recovered=index.recovered)
     earlier, finished = saved_report(index.path)
@@ -414,7 +434,13 @@ def build_index(index: Index, paths: Sequence[str | Path], strategy: str, option
                 source = cut.document.source
                 (report.replaced if f.read.path in known or source in known else report.added).append(source)
                 bar.advance(f.size, pages=f.pages, tokens=f.tokens)
-            _save_report(index.path, so_far(), finished=False)
+            try:
+                _save_report(index.path, so_far(), finished=False)
+            except OSError as exc:
+                if is_disk_full(exc):
+                    raise index.disk_full(exc, kept="every batch before this one is in the index (this "
+                                               "one too), and the next run goes on from there") from exc
+                raise
 
     writer = _Worker("write", write, to_write)
     spread = _Spread(embedder)

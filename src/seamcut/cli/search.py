@@ -21,6 +21,9 @@ def index_command(
     model: Model = "default",
     reading: ReadFlags = ReadFlags(),
     rebuild: Annotated[bool, typer.Option("--rebuild", help="Delete the index folder first.")] = False,
+    wait: Annotated[Optional[float], typer.Option(
+        "--wait", min=0, help="Seconds to wait for another run updating the same index, then give up "
+                              "(default: wait until it is done; 0: do not wait).")] = None,
     scale: LimitFlags = LimitFlags(),
     batch: Batch = 512,
     stats: Annotated[Optional[Path], typer.Option(
@@ -29,13 +32,14 @@ def index_command(
     """Read, chunk, embed and store documents in an on-disk index; unchanged files are skipped.
 
     Files are read and cut in worker processes, embedded and written in batches as they come;
-    a stopped run (even killed) resumes where it was when run again."""
+    a stopped run (even killed) resumes where it was when run again. One run updates an index
+    at a time: another one waits for it (--wait to give up)."""
     from ..build import build_index
     from ..index import Index, remove_index
     name, opts = cutting.resolve()
     if rebuild:
-        remove_index(db)
-    index = Index(db, strategy=name, options=opts, model=model)
+        remove_index(db, wait)
+    index = Index(db, strategy=name, options=opts, model=model, wait=wait)
     report = build_index(index, paths, name, opts, read_options=reading.options(),
                          catalog=reading.load_catalog(), limits=scale.limits(), batch_texts=batch)
     print_build(report, db, index.count())

@@ -14,15 +14,22 @@ model), written down in ``seamcut-index.json``. In parts:
 Updating is per file: an unchanged file (same bytes) is skipped, a changed one has its own rows
 replaced, and the embedding cache in the folder means a chunk whose text did not change is never
 embedded twice.
+
+Faults: ``journal`` makes a write safe to kill at any moment; ``lock`` lets one process write a
+folder at a time (others wait, or say who holds it); ``disk`` tells a full disk from other
+failures, and a batch it stops is undone.
 """
+from .disk import DiskFullError
 from .folder import Index, UpdateReport
 from .fusion import RRF_K, Fusion, ReciprocalRankFusion, Scored
+from .lock import Holder, IndexBusyError
 from .matrix import MATRIX_BYTES
 from .rows import searchable
 from .search import MODES, Hit, Mode, normalise_query
 from .settings import (FORMAT, PARENT_TEXT_RANKS, SETTINGS_FILE, IndexConfigError, ParentTextRank,
                        remove_index)
 
-__all__ = ["Index", "UpdateReport", "Hit", "Mode", "MODES", "IndexConfigError", "searchable",
+__all__ = ["Index", "UpdateReport", "Hit", "Mode", "MODES", "IndexConfigError", "IndexBusyError",
+           "DiskFullError", "Holder", "searchable",
            "remove_index", "normalise_query", "Fusion", "ReciprocalRankFusion", "Scored", "RRF_K",
            "MATRIX_BYTES", "SETTINGS_FILE", "FORMAT", "ParentTextRank", "PARENT_TEXT_RANKS"]

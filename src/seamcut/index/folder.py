@@ -6,11 +6,13 @@ The parts: ``settings`` (what the folder was built with), ``store`` (its LanceDB
 """
 from __future__ import annotations
 
+import logging
 import time
+from contextlib import contextmanager
 from functools import cached_property
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -22,8 +24,12 @@ from .rows import chunk_row, document_row, is_parent, searchable, text_hash
 from .search import (Hit, Mode, by_parent, by_vector, by_words, check_query, combine,
                      normalise_query, parent_of)
 from . import journal
+from .disk import DiskFullError, disk_full, is_disk_full
+from .lock import Holder, IndexBusyError, WriteLock
 from .settings import SETTINGS_FILE, IndexConfigError, ParentTextRank, Settings
 from .store import HIT_COLUMNS, Store, text_rows
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -64,13 +70,16 @@ class Index:
     ``parent_text_rank``: what BM25 ranks in a parent-child index, the ``parents`` or their
     ``children``; saved with the index (default: what the strategy's options call for,
     ``parents`` for ``parents="blocks"``). ``fusion``: how hybrid search merges the vector and
-    the word ranking (default: reciprocal rank fusion, k = 60).
+    the word ranking (default: reciprocal rank fusion, k = 60). ``wait``: how long a write
+    waits for another process writing the same folder, in seconds (None: as long as it takes;
+    0: not at all), past which it raises ``IndexBusyError`` (see ``writing``).
     """
 
     def __init__(self, path: str | Path, *, strategy: str | None = None,
                  options: Mapping[str, Any] | None = None, model: str | None = None,
                  embedder: Embedder | None = None, cache: bool = True,
-                 parent_text_rank: ParentTextRank | None = None, fusion: Fusion | None = None) -> None:
+                 parent_text_rank: ParentTextRank | None = None, fusion: Fusion | None = None,
+                 wait: float | None = None) -> None:
         self.path = Path(path)
         settings = Settings.load(self.path)
         if settings is not None:
@@ -90,8 +99,13 @@ class Index:
         self._files: dict[str, dict[str, Any]] | None = None
         self._finished: bool | None = None
         self._saved = (self.path / SETTINGS_FILE).is_file()
-        #: documents a killed build had half written, removed on opening (``recover``)
-        self.recovered = self.recover()
+        self.wait = wait
+        self._text_checked = False
+        #: documents a killed build had half written, removed on opening where no other process
+        #: is writing the folder, or when this one starts writing (``recover``)
+        self.recovered: list[str] = []
+        if journal.pending(self.path):
+            self._recover_if_free()
 
     @property
     def db(self) -> Any:
@@ -127,6 +141,11 @@ class Index:
         to its file's hash (None: the text's), which decides whether a file changed. Written
         ``batch`` documents at a time (``write``), then the text index is brought up to date.
         """
+        with self.writing():
+            return self._update(documents, chunker, hashes, batch)
+
+    def _update(self, documents: Sequence[Document], chunker: Callable[[Document], list[Chunk]],
+                hashes: Mapping[str, str] | None, batch: int) -> UpdateReport:
         report = UpdateReport()
         todo: list[tuple[Document, str]] = []
         for doc in documents:
@@ -140,7 +159,12 @@ class Index:
             t0 = time.perf_counter()
             cuts = [Cut(doc, digest, chunker(doc)) for doc, digest in todo[i:i + batch]]
             t1 = time.perf_counter()
-            at = self.embed(cuts, report)
+            try:
+                at = self.embed(cuts, report)
+            except Exception as exc:  # the embedding cache in the folder may fill the disk
+                if is_disk_full(exc):
+                    raise self.disk_full(exc) from exc
+                raise
             t2 = time.perf_counter()
             self.write(cuts)
             report.chunk_seconds += t1 - t0
@@ -179,12 +203,22 @@ class Index:
         dim = self.settings.dim
         if dim is None:
             raise ValueError("embed before writing: the index does not know its vectors' size yet")
+        with self.writing():
+            before = self.store.versions()
+            try:
+                self._write(cuts, dim)
+            except Exception as exc:
+                if not is_disk_full(exc):
+                    raise
+                raise self._undo(before, len(cuts), exc) from exc
+
+    def _write(self, cuts: Sequence[Cut], dim: int) -> None:
         if not self._saved:  # a killed first build must reopen as what it is
             self.settings.save(self.path)
             self._saved = True
-        journal.begin(self.path, {cut.document.id: cut.digest for cut in cuts})
         gone = [self.files[cut.document.source]["doc_id"] for cut in cuts
                 if cut.document.source in self.files]
+        journal.begin(self.path, {cut.document.id: cut.digest for cut in cuts}, gone)
         self.store.delete(gone + [cut.document.id for cut in cuts])
         self._matrix = None
         docs = {cut.document.id: cut.document for cut in cuts}
@@ -206,32 +240,104 @@ class Index:
         journal.end(self.path)
         self._finished = False
 
+    def _undo(self, versions: dict[str, int], files: int, exc: BaseException) -> DiskFullError:
+        """After a batch failed on a full disk: every table put back at ``versions`` (as before
+        the batch) and the journal dropped; the error to raise, saying what the index holds."""
+        self._files, self._matrix, self._finished = None, None, None
+        try:
+            self.store.restore(versions)
+            journal.end(self.path)
+        except Exception:  # still no room even for that: the journal undoes it on the next open
+            return self.disk_full(exc, kept=f"the batch could not be undone: its {files} file(s) are removed "
+                                       "when the index is next opened, and written again by the next run")
+        return self.disk_full(exc)
+
+    def disk_full(self, exc: BaseException, doing: str = "writing the index",
+                  kept: str = "the index is left as it was before this batch") -> DiskFullError:
+        """The error for ``exc``, a full disk under this index's folder (``disk.disk_full``)."""
+        return disk_full(self.path, exc, doing, kept)
+
+    @contextmanager
+    def writing(self, wait: float | None | str = "default") -> Iterator[None]:
+        """Hold the folder's write lock (``lock.WriteLock``) while inside: one process writes an
+        index at a time; readers need no lock. Waits for another writer as ``wait`` says (the
+        index's ``wait`` by default), saying for whom; then, the first time this process takes
+        it, reads the folder afresh (what the other writer wrote) and undoes what a killed
+        writer left half done (``recover``). Re-entrant within a process."""
+        lock = WriteLock(self.path, self.wait if wait == "default" else wait,  # type: ignore[arg-type]
+                         on_wait=self._waiting)
+        with lock:
+            if lock.outermost:
+                self._reload()
+                self.recovered += self._recover()
+            yield
+
+    def _waiting(self, holder: Holder) -> None:
+        how = "as long as it takes" if self.wait is None else f"up to {self.wait:g} s"
+        log.warning("%s: the index is being updated by %s; waiting for it, %s", self.path, holder, how)
+
+    def _reload(self) -> None:
+        """What another process may have written since this Index looked: its files, its
+        settings (a first build's), whether its text index is up to date."""
+        self._files, self._finished, self._matrix = None, None, None
+        saved = Settings.load(self.path)
+        if saved is not None and not self._saved:
+            saved.check(self.path, self.settings.strategy, self.settings.options, self.settings.model,
+                        self.settings.parent_text_rank)
+            self.settings, self._saved = saved, True
+
     def recover(self) -> list[str]:
-        """Undo what a killed write left half done (see ``journal``); the sources whose rows were
-        removed (the next build writes them again)."""
+        """Undo what a killed write left half done (see ``journal``), under the write lock; the
+        documents whose rows were removed (the next build writes them again)."""
+        with self.writing():
+            return list(self.recovered)
+
+    def _recover(self) -> list[str]:
         batch = journal.pending(self.path)
         if not batch:
             return []
         done = {v["doc_id"]: v["hash"] for v in self.store.documents().values()}
-        torn = [doc_id for doc_id, digest in batch.items() if done.get(doc_id) != digest]
+        torn = [doc_id for doc_id, digest in batch.write.items() if done.get(doc_id) != digest]
+        torn += [doc_id for doc_id in batch.gone if doc_id not in done and doc_id not in batch.write]
         self.store.delete(torn)
         self._files = None
         journal.end(self.path)
         self._finished = False
         return torn
 
+    def _recover_if_free(self) -> None:
+        """Recover now, if no other process is writing (it would be its batch in the journal)."""
+        try:
+            with self.writing(wait=0):
+                pass
+        except IndexBusyError:
+            pass
+        except OSError as exc:  # a folder this process may read but not write
+            log.warning("%s: a stopped build left a batch half written, and it cannot be undone "
+                        "here (%s); its documents may be incomplete until the next build", self.path, exc)
+
     def finish(self) -> None:
         """After writing: bring the full-text and id indexes up to date, merge the batches' small
-        files (``Store.reindex_text``), and save the settings."""
-        self._reindex_text()
-        self.settings.save(self.path)
-        self._saved = self._finished = True
+        files (``Store.reindex_text``), and save the settings. Safe to kill at any moment: each
+        step is a LanceDB commit, and ``is_finished`` tells the next run what is left."""
+        with self.writing():
+            try:
+                self._reindex_text()
+                self.settings.save(self.path)
+            except Exception as exc:
+                if is_disk_full(exc):
+                    raise self.disk_full(exc, "bringing the full-text index up to date",
+                                         "the rows are written and searched, and the next run "
+                                         "finishes the text index") from exc
+                raise
+            self._saved = self._finished = True
+        self._text_checked = False
 
     def is_finished(self) -> bool:
         """Whether everything written has been through ``finish`` (a killed build's rerun may have
         nothing left to write but its text index to bring up to date)."""
         if self._finished is None:
-            self._finished = self.store.is_indexed()
+            self._finished = self.store.is_indexed(self._parent_words)
         return self._finished
 
     def _embed(self, texts: list[str], report: UpdateReport) -> np.ndarray:
@@ -243,8 +349,31 @@ class Index:
         self.settings.embedder, self.settings.dim = emb.name, int(emb.dim)
         return vectors
 
+    @property
+    def _parent_words(self) -> bool:
+        return self.settings.parent_text_rank == "parents"
+
     def _reindex_text(self) -> None:
-        self.store.reindex_text(parent_words=self.settings.parent_text_rank == "parents")
+        self.store.reindex_text(parent_words=self._parent_words)
+
+    def _check_text_index(self) -> None:
+        """Before the first word search: a full-text index that a stopped first build never made
+        is made now (where no other process is writing); else the words are searched without
+        it, and a warning says so. (Rows written after it was made are searched anyway.)"""
+        if self._text_checked:
+            return
+        self._text_checked = True
+        missing = [m for m in self.store.missing_indexes(self._parent_words) if m.endswith(".FTS")]
+        if not missing:
+            return
+        log.warning("%s: the full-text index was never made (a build stopped before it); making it now",
+                    self.path)
+        try:
+            with self.writing(wait=0):
+                self.finish()
+        except (IndexBusyError, OSError) as exc:
+            log.warning("%s: the words are searched without their index meanwhile (a plain "
+                        "tokenizer, not ICU): %s", self.path, exc)
 
     # -- reading -------------------------------------------------------------------------------
 
@@ -269,6 +398,8 @@ class Index:
         ``8 * k`` for a parent-child index).
         """
         check_query(mode, k)
+        if mode != "vector":
+            self._check_text_index()
         tables = self.store.tables()
         text = normalise_query(query)
         if "chunks" not in tables or (not text and mode != "vector"):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
-from typing import Any, Literal, Sequence
+from typing import Any, Iterable, Literal, Sequence
 
 from ..model import Chunk
 from .fusion import Fusion, Scored
@@ -44,13 +44,20 @@ def normalise_query(text: str) -> str:
 
 
 def by_vector(rows: Sequence[dict[str, Any]]) -> list[Scored]:
-    """Rows of a vector search (with ``_distance``), scored by cosine similarity."""
-    return [Scored(r["id"], r, 1.0 - float(r["_distance"]), 1.0 - float(r["_distance"])) for r in rows]
+    """Rows of a vector search (with ``_distance``), scored by cosine similarity, best first
+    (ties by id)."""
+    return _ranked(Scored(r["id"], r, 1.0 - float(r["_distance"]), 1.0 - float(r["_distance"])) for r in rows)
 
 
 def by_words(rows: Sequence[dict[str, Any]]) -> list[Scored]:
-    """Rows of a full-text search (with ``_score``), scored by BM25."""
-    return [Scored(r["id"], r, float(r["_score"])) for r in rows]
+    """Rows of a full-text search (with ``_score``), scored by BM25, best first (ties by id)."""
+    return _ranked(Scored(r["id"], r, float(r["_score"])) for r in rows)
+
+
+def _ranked(scored: Iterable[Scored]) -> list[Scored]:
+    # equal scores (the same text twice, the same words) in id order, not in the order the rows
+    # lie on disk: an index answers the same whatever its write history (batches, a resumed build)
+    return sorted(scored, key=lambda s: (-s.score, s.id))
 
 
 def combine(mode: str, vector: Sequence[Scored], text: Sequence[Scored], fusion: Fusion) -> list[Scored]:

@@ -89,10 +89,24 @@ def _check_rank(rank: str) -> None:
         raise ValueError(f"parent_text_rank must be one of {', '.join(PARENT_TEXT_RANKS)}, not {rank!r}")
 
 
-def remove_index(path: str | Path) -> None:
-    """Delete an index folder (``--rebuild``): only if it holds a seamcut index."""
+def remove_index(path: str | Path, wait: float | None = None) -> None:
+    """Delete an index folder (``--rebuild``): only if it holds a seamcut index, and under its
+    write lock (``wait``: as ``lock.WriteLock``'s). The settings file goes last, so a removal
+    stopped half-way is still a seamcut index, which the next ``--rebuild`` finishes removing;
+    the lock file just before the lock is let go (a process waiting on it then makes a new one)."""
+    from .lock import LOCK_FILE, WriteLock
     p = Path(path)
     if (p / SETTINGS_FILE).is_file():
-        shutil.rmtree(p)
-    elif p.exists() and any(p.iterdir()):
+        with WriteLock(p, wait):
+            for child in p.iterdir():
+                if child.name in (LOCK_FILE, SETTINGS_FILE):
+                    continue
+                if child.is_dir() and not child.is_symlink():
+                    shutil.rmtree(child)
+                else:
+                    child.unlink()
+            (p / SETTINGS_FILE).unlink()
+            (p / LOCK_FILE).unlink()
+            p.rmdir()
+    elif p.exists() and any(c.name != LOCK_FILE for c in p.iterdir()):
         raise IndexConfigError(f"{p}: not a seamcut index folder; not deleting it")

@@ -10,6 +10,7 @@ Rows are deleted and written per document; the full-text and id indexes are kept
 """
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
@@ -19,6 +20,9 @@ from ..model import Chunk
 from .rows import arrow_table, chunk_from_row, document_fields, fit, schema, sql_in, sql_str
 
 TABLES = ("chunks", "parents", "documents")
+#: how old a table version must be for ``reindex_text`` to delete its files (a reader of a recent
+#: version is safe; a long build's early batches go)
+OLD_VERSIONS = timedelta(minutes=10)
 # the columns a search reads back (not the vector, the text or the filter columns: the chunk JSON
 # has it all); naming _distance/_score keeps LanceDB from warning about their auto-projection
 HIT_COLUMNS = ["id", "doc_id", "parent_id", "chunk"]
@@ -83,29 +87,60 @@ class Store:
         return {r["source"]: {"hash": r["hash"], "doc_id": r["doc_id"], "chunks": r.get("chunks")}
                 for r in rows}
 
-    def is_indexed(self) -> bool:
-        """Whether every row of ``chunks`` is in its full-text index (True for no table)."""
-        if "chunks" not in self.tables():
-            return True
-        table = self.table("chunks")
-        fts = [ix.name for ix in table.list_indices() if ix.index_type == "FTS"]
-        return bool(fts) and table.index_stats(fts[0]).num_unindexed_rows == 0
+    def versions(self) -> dict[str, int]:
+        """Each table's version now (to go back to with ``restore``)."""
+        return {name: self.table(name).version for name in self.tables()}
+
+    def restore(self, versions: dict[str, int]) -> None:
+        """Put every table back as it was at ``versions`` (``versions()``'s); a table made since
+        is dropped. Each restore is one small LanceDB commit that points at the old files."""
+        for name in self.tables():
+            if name not in versions:
+                self.db.drop_table(name)
+            elif self.table(name).version != versions[name]:
+                self.table(name).restore(versions[name])
+        self._doc_fields.clear()
+
+    def missing_indexes(self, parent_words: bool) -> list[str]:
+        """What the tables lack to be searched as ``reindex_text`` leaves them: ``table.kind``
+        for each index not made (``FTS``: the full-text index, ``BTree``: the id index), and
+        ``table.rows`` where rows were written after its full-text index was (those are searched
+        without it, word by word, until folded in)."""
+        present = self.tables()
+        out = []
+        for name in ("chunks", "parents"):
+            if name not in present:
+                continue
+            table = self.table(name)
+            indexes = {ix.index_type: ix.name for ix in table.list_indices()}
+            if "BTree" not in indexes:
+                out.append(f"{name}.BTree")
+            if name == "chunks" or parent_words:
+                if "FTS" not in indexes:
+                    out.append(f"{name}.FTS")
+                elif table.index_stats(indexes["FTS"]).num_unindexed_rows:
+                    out.append(f"{name}.rows")
+        return out
+
+    def is_indexed(self, parent_words: bool = False) -> bool:
+        """Whether every table has its indexes and every row is in its full-text index (True
+        for no table)."""
+        return not self.missing_indexes(parent_words)
 
     def reindex_text(self, parent_words: bool) -> None:
         """Bring the tables up to date after writing: create the full-text index (on ``chunks``,
         and on ``parents`` where ``parent_words``) and the id index once; afterwards fold new
         rows into them (``optimize``, which costs the new rows only). ``optimize`` also merges
-        the small files that batch writes leave, and deletes versions over ten minutes old (a
-        long build's early batches; a reader of the last few is safe)."""
-        from datetime import timedelta
-
+        the small files that batch writes leave, and deletes versions older than
+        ``OLD_VERSIONS``. Each step is a LanceDB commit: killed at any moment, the tables are as
+        before or after it, and ``missing_indexes`` says what is left."""
         from lancedb.index import FTS, BTree
         for name in TABLES:
             if name not in self.tables():
                 continue
             table = self.table(name)
             kinds = {ix.index_type for ix in table.list_indices()}
-            table.optimize(cleanup_older_than=timedelta(minutes=10))
+            table.optimize(cleanup_older_than=OLD_VERSIONS)
             if name == "documents":
                 continue
             if "BTree" not in kinds:  # rows are fetched by id (parents, in-memory vector hits)
