@@ -138,3 +138,20 @@ def test_index_command_lists_every_failure_at_the_end_without_a_traceback(bad, t
     tail = r.stderr[r.stderr.index("1 file(s) added"):] if "1 file(s) added" in r.stderr else r.stderr
     for name in picks:
         assert name in tail, f"{name} not listed: {r.stderr[-3000:]}"
+
+
+def test_read_command_reads_in_a_worker_under_the_limits(bad, tmp_path):
+    """``seamcut read`` on one file reads it as a batch does, in a worker process under the
+    default limits: bad files end in ``error: FILE: reason`` and exit 1, never a traceback; a
+    good file's elements are printed."""
+    picks = ("bomb-content-ops.pdf", "deep-div.html", "bomb-document-xml.docx")
+    for p in (p for ps in bad.values() for p in ps if p.name in picks):
+        r = subprocess.run([sys.executable, "-m", "seamcut.cli", "read", str(p)], capture_output=True,
+                           text=True, timeout=600, env={**ENV, "COLUMNS": "250"}, cwd=ROOT)
+        assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr[-3000:]
+        assert f"error: {p}: " in r.stderr, r.stderr[-3000:]
+    good = tmp_path / "good.md"
+    good.write_text("# Good\n\nA good page about sowing cotton seed in June.\n", encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "seamcut.cli", "read", str(good)], capture_output=True,
+                       text=True, timeout=600, env=ENV, cwd=ROOT)
+    assert r.returncode == 0 and "sowing cotton seed" in r.stdout, r.stderr

@@ -103,12 +103,19 @@ class ReadFlags:
         return load_catalog(self.catalog) if self.catalog is not None else None
 
     def read(self, path: Path, catalog: Optional["Catalog"]) -> "Document":
-        """One file read with these flags (``seamcut.read``), its ``catalog`` fields on it."""
-        from ..readers import read
-        o = self.options()
-        return read(path, encoding=o.encoding, ocr=o.ocr, password=o.password,
-                    languages=list(o.languages) if o.languages else None,
-                    fields=catalog.fields_for(path) if catalog else None)
+        """One file read with these flags, its ``catalog`` fields on it, in a worker process under
+        the default time limit and memory cap (``corpus.Limits``): a file that hangs or blows up
+        is an ``InputError`` naming the limit it crossed, not a hung or dead command."""
+        from ..corpus import Limits, read_corpus
+        from ..errors import InputError
+        if path.is_dir():
+            raise InputError(path, "is a directory; give one file")
+        corpus = read_corpus([path], options=self.options(), catalog=catalog, cache=False,
+                             progress=False, limits=Limits(workers=1))
+        if corpus.failures:
+            f = corpus.failures[0]
+            raise InputError(f.path, f.reason.removeprefix(f"{f.path}: "))
+        return corpus.documents[0]
 
 
 @dataclass(frozen=True)
