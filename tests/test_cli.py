@@ -128,8 +128,8 @@ def test_every_command_keeps_its_flags_and_defaults():
                     "--explain"},
         "index": {"paths", "--db", "--model", "--rebuild", "--wait", "--batch", "--stats"} | cut | read | scale,
         "search": {"query", "--db", "-k", "--mode", "--where", "--max-tokens", "--json"},
-        "compare": {"paths", "--questions", "-q", "--strategies", "-k", "--mode", "--size", "--overlap",
-                    "--unit", "--model", "--out", "--json", "--report"} | read | scale,
+        "compare": {"paths", "--questions", "-q", "--strategies", "-k", "--budget", "--mode", "--size",
+                    "--overlap", "--unit", "--model", "--out", "--json", "--report"} | read | scale,
     }
     group = typer.main.get_command(app)
     assert list(group.commands) == list(expected)

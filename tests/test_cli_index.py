@@ -87,11 +87,21 @@ def test_compare_prints_the_table_and_writes_json_misses_and_report(docs):
         assert s["hits"] == 4 and s["hit_rate"] == 1.0  # a corpus this small: every strategy finds them
         assert s["no_answer"][0]["id"] == "n" and s["no_answer"][0]["best_similarity"] is not None
     assert len(res["comparisons"]) == 3
+    # best at the default budget: the median of the strategies' tokens per question at 4
+    tokens = sorted(s["tokens_per_question"] for s in res["strategies"])
+    assert abs(res["budget"] - (tokens[1] + tokens[2]) / 2) <= 1
+    assert res["budgets"] == sorted({256, 512, 1024, 2048, res["budget"]})
+    assert len(res["comparisons_at_budget"]) == 3 and res["comparisons_at_budget"][0]["best"] == res["best"]
+    for s in res["strategies"]:
+        assert set(s["budgets"]) == {str(b) for b in res["budgets"]}
+        assert s["budgets"]["2048"]["hits"] <= 4 and s["budgets"]["256"]["tokens_per_question"] <= 256
+    assert f"hits≤{res['budget']} tok" in r.stdout and f"within {res['budget']} tokens" in r.stderr
     variant = next(s for s in res["strategies"] if s["name"].endswith("size=40"))
     assert variant["options"] == {"parents": "blocks", "size": 40}
     assert (out / "index" / "parent-child_parents-blocks_size-40" / "seamcut-index.json").is_file()
     page = (out / "r.html").read_text(encoding="utf-8")
     assert "data:image/png;base64," in page and "parent-child" in page and "McNemar" in page
+    assert "hit rate against tokens sent" in page and f"hits within {res['budget']} tokens sent" in page
     # each strategy's build: its stages, and the share of vectors the model did not compute
     builds = {s["name"]: s["build"] for s in res["strategies"]}
     assert builds["fixed"]["files"] == {"added": 3, "replaced": 0, "unchanged": 0, "failed": 0}
@@ -100,8 +110,11 @@ def test_compare_prints_the_table_and_writes_json_misses_and_report(docs):
     assert "builds: CPU seconds per stage" in r.stderr and "vectors cached" in r.stderr
     # run again with one strategy more: the indexes built before are reused, only the new one is built
     r = run("compare", str(docs / "docs"), "--questions", str(docs / "questions.yaml"),
-            "--strategies", "fixed,structure,recursive", "--out", str(out), "--json", str(out / "r2.json"))
+            "--strategies", "fixed,structure,recursive", "--out", str(out), "--json", str(out / "r2.json"),
+            "--budget", "64,128", "--budget", "32")
     assert r.returncode == 0, r.stderr
+    named = json.loads((out / "r2.json").read_text(encoding="utf-8"))
+    assert named["budget"] == 64 and named["budgets"] == [32, 64, 128] and "hits≤64 tok" in r.stdout
     again = {s["name"]: s for s in json.loads((out / "r2.json").read_text(encoding="utf-8"))["strategies"]}
     assert again["fixed"]["build"]["files"]["unchanged"] == again["structure"]["build"]["files"]["unchanged"] == 3
     assert again["recursive"]["build"]["files"]["added"] == 3
@@ -128,3 +141,5 @@ def test_compare_bad_inputs_name_the_file_or_line(docs):
     assert r.returncode == 2 and "no documents read" in r.stderr and "emptydir" in r.stderr
     r = run("compare", str(docs / "docs"), "--questions", str(docs / "questions.yaml"), "--strategies", "fixed,chonk")
     assert r.returncode == 2 and "unknown strategy 'chonk'" in r.stderr
+    r = run("compare", str(docs / "docs"), "--questions", str(docs / "questions.yaml"), "--budget", "512,0")
+    assert r.returncode == 2 and "--budget: 0 is not a positive number of tokens" in r.stderr

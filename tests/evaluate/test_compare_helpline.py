@@ -1,8 +1,12 @@
 """The issue's check on the example corpus: structure-aware and parent-child chunking score at
-least as many hits at 4 as fixed-size, and the whitefly dose question is a hit for structure."""
+least as many hits at 4 as fixed-size, and the whitefly dose question is a hit for structure;
+and a strategy with longer chunks whose lead at k comes from sending more tokens loses it at
+equal tokens sent."""
 from __future__ import annotations
 
 from pathlib import Path
+
+import pytest
 
 from seamcut.corpus import read_corpus
 from seamcut.embed import load_embedder
@@ -11,12 +15,17 @@ from seamcut.evaluate import check_sources, compare, load_questions
 HELPLINE = Path(__file__).resolve().parents[2] / "examples" / "helpline"
 
 
-def test_structure_and_parent_child_at_least_match_fixed(tmp_path):
+@pytest.fixture(scope="module")
+def documents():
     corpus = read_corpus([HELPLINE], progress=False)
     assert not corpus.failures and len(corpus.documents) == 10
+    return corpus.documents
+
+
+def test_structure_and_parent_child_at_least_match_fixed(tmp_path, documents):
     questions = load_questions(HELPLINE / "questions.yaml")
-    check_sources(questions, [d.source for d in corpus.documents], "questions.yaml")
-    result = compare(corpus.documents, questions, strategies=["fixed", "structure", "parent-child"],
+    check_sources(questions, [d.source for d in documents], "questions.yaml")
+    result = compare(documents, questions, strategies=["fixed", "structure", "parent-child"],
                      embedder=load_embedder(None, cache=True), workdir=tmp_path, progress=False)
     by = {s.name: s for s in result.strategies}
     print({n: (s.hits, round(s.mrr, 3), s.chunks, round(s.tokens_per_question)) for n, s in by.items()})
@@ -27,3 +36,22 @@ def test_structure_and_parent_child_at_least_match_fixed(tmp_path):
     # structure-aware chunks are smaller: fewer tokens sent to the model per question
     assert by["structure"].tokens_per_question < by["fixed"].tokens_per_question
     assert len(result.comparisons) == 2
+
+
+def test_a_lead_bought_with_tokens_shrinks_at_equal_tokens(tmp_path, documents):
+    questions = load_questions(HELPLINE / "questions.yaml")
+    result = compare(documents, questions, strategies=["fixed:size=96", "fixed:size=384"], k=2,
+                     embedder=load_embedder(None, cache=True), workdir=tmp_path, progress=False)
+    short, long = result.strategies
+    at = result.budget
+    print({s.name: (s.hits, round(s.tokens_per_question), {b: s.at_budget(b).hits for b in result.budgets})
+           for s in result.strategies}, "budget", at)
+    # the default budget: the median (here the mean) of the two strategies' tokens per question at 2
+    assert at == round((short.tokens_per_question + long.tokens_per_question) / 2)
+    assert long.tokens_per_question > 3 * short.tokens_per_question
+    lead_at_k = long.hits - short.hits
+    assert lead_at_k > 0  # more text per question, more answers in it
+    assert long.at_budget(at).hits - short.at_budget(at).hits < lead_at_k
+    assert max(s.at_budget(at).tokens_per_question for s in result.strategies) <= at
+    assert result.best is max(result.strategies, key=lambda s: (s.at_budget(at).hits, s.at_budget(at).mrr))
+    assert len(result.comparisons_at_budget) == len(result.comparisons) == 1

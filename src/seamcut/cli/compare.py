@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, List, Optional
 
 import typer
 
@@ -20,6 +20,10 @@ def compare_command(
         "--strategies", help=f"Comma-separated (default: all of {', '.join(REGISTRY)}); a variant as "
                              "NAME:OPTION=VALUE:..., e.g. parent-child:parents=blocks:size=48.")] = None,
     k: Annotated[int, typer.Option("-k", help="Results per question (hit rate at k).")] = 4,
+    budget: Annotated[Optional[List[str]], typer.Option(
+        "--budget", help="Tokens sent to the model per question to score at (repeat it or give a comma "
+                         "list; the first is the one 'best' uses). Default: 256, 512, 1024, 2048 and "
+                         "the median of the strategies' tokens per question at k, which 'best' uses.")] = None,
     mode: ModeOption = Mode.hybrid,
     size: Size = None,
     overlap: Overlap = None,
@@ -34,21 +38,25 @@ def compare_command(
         "--report", help="Write a self-contained HTML report here.")] = None,
 ) -> None:
     """Run every strategy on the same documents and questions; print hit rate at k, MRR, chunk
-    count, build time and tokens per question, and whether the differences are more than noise.
+    count, build time, tokens per question and hits within a budget of tokens sent, and whether
+    the differences are more than noise (best: most hits within the budget, then MRR).
 
     Each strategy's index is built as `seamcut index` builds one (files read and cut in worker
     processes, parsed once for all strategies; one embedding cache) into OUT/index/NAME, and
     reused by the next run when its options and files are the same."""
-    from ..evaluate import load_questions, write_json, write_misses
+    from ..evaluate import load_questions, parse_budgets, score_budgets, write_json, write_misses
     from ..strategies.spec import parse_spec
     names = [s.strip() for s in strategies.split(",") if s.strip()] if strategies else list(REGISTRY)
     for name in names:  # a bad spec or test set stops before any file is read
         parse_spec(name)
     load_questions(questions)
+    budgets = parse_budgets(budget or [])
     result = checks.compare(paths, questions, strategies=names, k=k, mode=mode.value, model=model,
                             size=size, overlap=overlap, unit=unit.value, workdir=out,
                             read_options=reading.options(), catalog=reading.load_catalog(),
                             limits=scale.limits())
+    if budgets:
+        score_budgets(result, budgets)
     print_failures(result.failures, result.documents + len(result.failures))
     misses = write_misses(result, out / "misses")
     print_builds(result)

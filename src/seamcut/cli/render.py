@@ -159,13 +159,15 @@ def print_hits(hits: Sequence["Hit"]) -> None:
 # -- comparisons (`seamcut compare`) --------------------------------------------------------------
 
 def compare_table(result: "CompareResult") -> Table:
-    """The guide's table: strategy, hits at k, MRR, chunks, build time, tokens per question."""
+    """The guide's table: strategy, hits at k, MRR, chunks, build time, tokens per question, and
+    hits within the budget "best" uses (tokens sent per question)."""
     n = sum(1 for q in result.questions if q.answerable)
     spans = any(s.span_means() for s in result.strategies)
     table = Table(title=f"{n} questions, top {result.k} by {result.mode} search, model {result.model}",
                   title_justify="left")
     cols = ["strategy", f"hits@{result.k}", "%", "hits@1", "MRR", "chunks", "median tokens",
-            "build s", "tokens/question"] + (["span recall", "precision", "IoU"] if spans else [])
+            "build s", "tokens/question"] + ([f"hits≤{result.budget} tok"] if result.budget else []) \
+        + (["span recall", "precision", "IoU"] if spans else [])
     for col in cols:
         table.add_column(col, justify="left" if col == "strategy" else "right")
     best = result.best.name
@@ -175,6 +177,8 @@ def compare_table(result: "CompareResult") -> Table:
                f"{at1}/{n}", f"{s.mrr:.3f}", str(s.chunks),
                f"{statistics.median(s.sizes):g}" if s.sizes else "-", f"{s.build_seconds:.2f}",
                f"{s.tokens_per_question:.0f}"]
+        if result.budget:
+            row.append(f"{s.at_budget(result.budget).hits}/{n}")
         if spans:
             m = s.span_means()
             row += [f"{m.recall:.1%}", f"{m.precision:.1%}", f"{m.iou:.1%}"] if m else ["-"] * 3
@@ -208,18 +212,26 @@ def print_builds(result: "CompareResult") -> None:
 
 def print_comparison(result: "CompareResult") -> None:
     """The table on standard output (at least 140 columns wide), then on standard error which
-    strategy is best and whether its lead over each other one is more than noise, at k and at 1."""
+    strategy is best and whether its lead over each other one is more than noise, within the
+    budget, at k and at 1."""
     Console(width=max(Console().width, 140)).print(compare_table(result))
-    err.print(f"* best: most hits at {result.k}, then MRR")
+    if result.budget:
+        err.print(f"* best: most hits within {result.budget} tokens sent per question (--budget; "
+                  f"default: the median of the strategies' tokens per question at {result.k}), then MRR "
+                  "within them", soft_wrap=True)
+        _print_verdicts(f"within {result.budget} tokens", result.comparisons_at_budget)
+    else:
+        err.print(f"* best: most hits at {result.k}, then MRR")
     for at, comparisons in ((result.k, result.comparisons), (1, result.comparisons_at_1)):
-        _print_verdicts(at, comparisons)
+        _print_verdicts(f"at {at}", comparisons)
 
 
-def _print_verdicts(k: int, comparisons: Sequence["Comparison"]) -> None:
-    """The paired tests at ``k``: ties on one line, then a line for each real or noisy difference."""
+def _print_verdicts(at: str, comparisons: Sequence["Comparison"]) -> None:
+    """The paired tests (hits ``at``, e.g. "at 4"): ties on one line, then a line for each real
+    or noisy difference."""
     if not comparisons:
         return
-    err.print(f"hits at {k}, {comparisons[0].best} against the others:")
+    err.print(f"hits {at}, {comparisons[0].best} against the others:")
     ties = [c.other for c in comparisons if c.only_best == c.only_other == 0]
     if ties:
         err.print(f"  {', '.join(ties)}: the same questions hit", soft_wrap=True)

@@ -1,12 +1,15 @@
-"""Evaluation: test sets, hit rate at k, MRR, span recall/precision/IoU, paired significance, and
-the strategy comparison that ties them together (``seamcut compare``)."""
-from .compare import CompareResult, Outcome, StrategyResult, compare, write_json, write_misses
+"""Evaluation: test sets, hit rate at k and at equal tokens sent, MRR, span recall/precision/IoU,
+paired significance, and the strategy comparison that ties them together (``seamcut compare``)."""
+from .budget import BudgetScore, Ranked, parse_budgets, score_at
+from .compare import (CompareResult, Outcome, StrategyResult, compare, score_budgets, write_json,
+                      write_misses)
 from .metrics import first_hit, hit_rate, mean_reciprocal_rank
 from .questions import Question, QuestionsError, check_sources, load_questions, normalise
 from .significance import Comparison, bootstrap_difference, compare_hits, mcnemar_exact
 from .spans import Span, SpanScores, span_scores
 
-__all__ = ["CompareResult", "Outcome", "StrategyResult", "compare", "write_json", "write_misses",
+__all__ = ["BudgetScore", "Ranked", "parse_budgets", "score_at", "score_budgets",
+           "CompareResult", "Outcome", "StrategyResult", "compare", "write_json", "write_misses",
            "first_hit", "hit_rate", "mean_reciprocal_rank", "Question", "QuestionsError",
            "check_sources", "load_questions", "normalise", "Comparison", "bootstrap_difference",
            "compare_hits", "mcnemar_exact", "Span", "SpanScores", "span_scores"]

@@ -3,8 +3,11 @@
 Each strategy cuts the corpus with its defaults (or the options given) into its own index (one
 embedding model for all), every question is searched in each, and the results are scored: hits
 at k by answer text, MRR, span recall/precision/IoU where the questions carry reference spans,
-chunk counts and sizes, build time, and the tokens each question sends to the model. The best
-strategy is then tested against each other one on the same questions.
+chunk counts and sizes, build time, and the tokens each question sends to the model; and hits
+at equal tokens sent (``seamcut.evaluate.budget``: each question searched once more, deep, and
+cut at a few token budgets). The best strategy, best at the budget named (default: the median
+of the strategies' tokens per question at k), is then tested against each other one on the same
+questions, at that budget, at k and at 1.
 
 Files are indexed by ``seamcut.build.build_index``, as ``seamcut index`` does: read and cut in
 worker processes, embedded and written in batches. What does not depend on the strategy is done
@@ -23,7 +26,7 @@ import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ..api import chunk as chunk_document
 from ..build import BuildReport, Stage, WorkerEmbedder, build_index, saved_report
@@ -36,6 +39,7 @@ from ..progress import Steps
 from ..readers import expand
 from ..strategies import REGISTRY
 from ..strategies.spec import StrategySpec, parse_spec, slug
+from .budget import DEPTH, FIXED_BUDGETS, BudgetScore, Ranked, default_budget, score_at
 from .metrics import first_hit, mean_reciprocal_rank
 from .questions import Question, source_matches
 from .significance import Comparison, compare_hits
@@ -69,16 +73,23 @@ class Retrieved:
 @dataclass(frozen=True)
 class Outcome:
     """One question under one strategy: the first rank holding an answer (None: none of the
-    top k), the results, the tokens they send to the model, and span scores where given."""
+    top k), the results, the tokens they send to the model, span scores where given, and the
+    deep ranked list the budgets are cut from (``DEPTH`` results; None: the top k stand for it)."""
     question: Question
     rank: int | None
     results: tuple[Retrieved, ...]
     tokens: int
     spans: SpanScores | None = None
+    ranked: Ranked | None = None
 
     @property
     def hit(self) -> bool:
         return self.rank is not None
+
+    @property
+    def deep(self) -> Ranked:
+        """The ranked list the budgets are cut from."""
+        return self.ranked or Ranked(tuple(r.tokens for r in self.results), self.rank)
 
 
 @dataclass
@@ -139,6 +150,14 @@ class StrategyResult:
     def misses(self) -> list[Outcome]:
         return [o for o in self.outcomes if not o.hit]
 
+    def at_budget(self, budget: int) -> BudgetScore:
+        """Hits, MRR and tokens sent when at most ``budget`` tokens go to the model per question."""
+        return score_at([o.deep for o in self.outcomes], budget)
+
+    def hits_within(self, budget: int) -> list[bool]:
+        """Per answerable question, whether an answer is sent within ``budget`` tokens."""
+        return [o.deep.rank_within(budget) is not None for o in self.outcomes]
+
 
 @dataclass
 class CompareResult:
@@ -155,10 +174,17 @@ class CompareResult:
     #: what reading said of files (once each) and, per strategy, chunks held below the size by
     #: the model's maximum input
     warnings: list[str] = field(default_factory=list)
+    #: the token budgets scored (ascending), the one "best" uses (None: best by hits at k), and
+    #: the paired tests at that budget
+    budgets: list[int] = field(default_factory=list)
+    budget: int | None = None
+    comparisons_at_budget: list[Comparison] = field(default_factory=list)
+    depth: int = DEPTH  # results searched per question for the budgets
 
     @property
     def best(self) -> StrategyResult:
-        return max(self.strategies, key=lambda s: (s.hits, s.mrr))
+        """Most hits within the budget, then the best MRR within it (without a budget: at k)."""
+        return max(self.strategies, key=_ranking(self.k, self.budget))
 
     def to_json(self) -> dict[str, Any]:
         """The result as plain data (the schema ``seamcut compare --json`` writes)."""
@@ -167,16 +193,20 @@ class CompareResult:
             "k": self.k, "mode": self.mode, "model": self.model, "documents": self.documents,
             "questions": len(answerable), "no_answer_questions": len(self.questions) - len(answerable),
             "failures": self.failures, "warnings": self.warnings,
-            "strategies": [_strategy_json(s) for s in self.strategies],
+            "strategies": [_strategy_json(s, self.budgets) for s in self.strategies],
             "comparisons": [c.to_dict() for c in self.comparisons],
             "comparisons_at_1": [c.to_dict() for c in self.comparisons_at_1],
+            "budget": self.budget, "budgets": self.budgets, "depth": self.depth,
+            "comparisons_at_budget": [c.to_dict() for c in self.comparisons_at_budget],
+            "best": self.best.name if self.strategies else None,
         }
 
 
-def _strategy_json(s: StrategyResult) -> dict[str, Any]:
+def _strategy_json(s: StrategyResult, budgets: Sequence[int]) -> dict[str, Any]:
     spans = s.span_means()
     return {
         "name": s.name, "options": s.options, "hits": s.hits, "hit_rate": s.hit_rate, "mrr": s.mrr,
+        "budgets": {str(b): s.at_budget(b).to_dict() for b in budgets},
         "chunks": s.chunks, "build_seconds": round(s.build_seconds, 3),
         "chunk_seconds": round(s.chunk_seconds, 3), "embed_seconds": round(s.embed_seconds, 3),
         "build": None if s.build is None else _build_json(s.build, s.rebuilt),
@@ -226,7 +256,7 @@ def compare(documents: Sequence[Document] | Sequence[str | Path], questions: Seq
             options: Mapping[str, Mapping[str, Any]] | None = None,
             hashes: Mapping[str, str] | None = None, progress: bool = True,
             read_options: ReadOptions = ReadOptions(), catalog: Catalog | None = None,
-            limits: Limits = Limits()) -> CompareResult:
+            limits: Limits = Limits(), budgets: Sequence[int] | None = None) -> CompareResult:
     """Index ``documents`` with each strategy under ``workdir/index/NAME``, search every question
     (top ``k``, ``mode``) and score. A strategy is a name or a spec with options,
     ``parent-child:parents=blocks:size=48`` (``seamcut.strategies.spec``), so variants of one
@@ -245,6 +275,10 @@ def compare(documents: Sequence[Document] | Sequence[str | Path], questions: Seq
     runs. The ``semantic`` strategy also embeds sentences: in this process with ``embedder``,
     in the cutting workers with ``model`` loaded there (it must load as ``embedder``'s model;
     the cache folder of a ``CachedEmbedder`` is shared with them).
+
+    ``budgets``: tokens sent per question to score every strategy at (``score_budgets``); the
+    first is the one "best" means. None: 256, 512, 1024 and 2048 tokens and the median of the
+    strategies' tokens per question at ``k``, which "best" means.
     """
     specs = [parse_spec(s) for s in (strategies or default_strategies())]
     names = [spec.label for spec in specs]
@@ -286,9 +320,28 @@ def compare(documents: Sequence[Document] | Sequence[str | Path], questions: Seq
         results.append(_judge(spec.label, _plain(opts), index, questions, k, mode, report, progress))
         results[-1].rebuilt = rebuilt
         results[-1].built = report if in_memory else (saved_report(folder)[0] or report)
-    return CompareResult(k, mode, model, list(questions), results, _comparisons(results, answerable, k),
-                         count, failures, comparisons_at_1=_comparisons(results, answerable, 1),
-                         warnings=notes)
+    result = CompareResult(k, mode, model, list(questions), results, _comparisons(results, answerable, k),
+                           count, failures, comparisons_at_1=_comparisons(results, answerable, 1),
+                           warnings=notes)
+    return score_budgets(result, budgets)
+
+
+def score_budgets(result: CompareResult, budgets: Sequence[int] | None = None) -> CompareResult:
+    """``result`` scored at token budgets (from the ranked lists its search kept: no search
+    again), and "best" made the best at the first of ``budgets``, with the paired tests at it.
+    None: 256, 512, 1024, 2048 and the median of the strategies' tokens per question at k, the
+    median being the one "best" uses. Returns ``result``, changed."""
+    if budgets is not None and any(b < 1 for b in budgets):
+        raise ValueError(f"a token budget must be positive, not {min(budgets)}")
+    named = list(dict.fromkeys(budgets)) if budgets else [
+        default_budget(s.tokens_per_question for s in result.strategies)]
+    result.budget = named[0] if named[0] > 0 else None
+    result.budgets = sorted((set(named) | (set() if budgets else set(FIXED_BUDGETS))) - {0})
+    answerable = [q for q in result.questions if q.answerable]
+    result.comparisons_at_budget = ([] if result.budget is None else
+                                    _paired(result.strategies, answerable, result.budget,
+                                            lambda s: s.hits_within(result.budget)))
+    return result
 
 
 def _cut_here(folder: Path, spec: StrategySpec, opts: Mapping[str, Any], documents: Sequence[Document],
@@ -423,7 +476,10 @@ def _judge(name: str, options: dict[str, Any], index: Index, questions: Sequence
     with Steps(len(questions), f"searching {name}", progress) as bar:
         for q in questions:
             hits = index.search(q.question, k, mode=mode)  # type: ignore[arg-type]
-            outcome = _outcome(q, hits)
+            # searched again for the budgets: a deeper search fuses deeper candidate lists, so
+            # its top k may differ from the search at k, which stays the one scored at k
+            deep = index.search(q.question, max(k, DEPTH), mode=mode)  # type: ignore[arg-type]
+            outcome = _outcome(q, hits, deep)
             (res.outcomes if q.answerable else res.no_answer).append(outcome)
             bar.advance()
     return res
@@ -443,27 +499,53 @@ def _plain(opts: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in opts.items() if isinstance(v, (str, int, float, bool)) or v is None}
 
 
-def _outcome(q: Question, hits: list[Hit]) -> Outcome:
+def _outcome(q: Question, hits: list[Hit], deep: list[Hit] | None = None) -> Outcome:
+    """A question's outcome from its top k (``hits``) and, for the budgets, its ``deep`` list."""
     results = tuple(Retrieved.from_hit(h) for h in hits)
-    rank = first_hit(q, [r.text for r in results]) if q.must_contain else None
+    rank = _first_rank(q, results)
     scores = None
     if q.spans:
         got = [Span(ref_source, r.start, r.end) for r in results
                for ref_source in {s.source for s in q.spans} if source_matches(ref_source, r.source)]
         scores = span_scores(got, q.spans)
-        if not q.must_contain:  # a question scored by spans only: a hit is any overlap
-            rank = next((r.rank for r in results for s in q.spans if source_matches(s.source, r.source)
-                         and r.start < s.end and s.start < r.end), None)
-    return Outcome(q, rank, results, sum(r.tokens for r in results), scores)
+    ranked = None
+    if deep is not None:
+        down = [Retrieved.from_hit(h) for h in deep]
+        ranked = Ranked(tuple(r.tokens for r in down), _first_rank(q, down))
+    return Outcome(q, rank, results, sum(r.tokens for r in results), scores, ranked)
+
+
+def _first_rank(q: Question, results: Sequence[Retrieved]) -> int | None:
+    """The rank of the first result holding an answer; for a question scored by spans only,
+    of the first overlapping one of its spans."""
+    if q.must_contain:
+        return first_hit(q, [r.text for r in results])
+    return next((r.rank for r in results for s in q.spans if source_matches(s.source, r.source)
+                 and r.start < s.end and s.start < r.end), None)
+
+
+def _ranking(k: int, budget: int | None) -> Callable[[StrategyResult], tuple[int, float]]:
+    """What "best" sorts by: hits at ``k`` then MRR, or within ``budget`` tokens when given."""
+    if budget is None:
+        return lambda s: (sum(o.rank is not None and o.rank <= k for o in s.outcomes), s.mrr)
+    def within(s: StrategyResult) -> tuple[int, float]:
+        score = s.at_budget(budget)
+        return score.hits, score.mrr
+    return within
 
 
 def _comparisons(results: list[StrategyResult], answerable: list[Question], k: int) -> list[Comparison]:
     """The strategy with the most hits at ``k`` (then the best MRR) against each other one."""
+    return _paired(results, answerable, None, lambda s: [o.rank is not None and o.rank <= k
+                                                         for o in s.outcomes], k)
+
+
+def _paired(results: list[StrategyResult], answerable: list[Question], budget: int | None,
+            hits: Callable[[StrategyResult], list[bool]], k: int = 0) -> list[Comparison]:
+    """The best strategy (``_ranking``) against each other one, paired on ``hits``."""
     if len(results) < 2 or not answerable:
         return []
-    def hits(s: StrategyResult) -> list[bool]:
-        return [o.rank is not None and o.rank <= k for o in s.outcomes]
-    best = max(results, key=lambda s: (sum(hits(s)), s.mrr))
+    best = max(results, key=_ranking(k, budget))
     return [compare_hits(best.name, hits(best), other.name, hits(other))
             for other in results if other is not best]
 

@@ -1,5 +1,6 @@
 """The ``seamcut compare --report`` page: the strategy table, hit rate with its 95% interval per
-strategy, MRR, chunk-size histograms, the significance tests and every miss, in one HTML file."""
+strategy, MRR, hit rate against tokens sent (at equal budgets and at k), chunk-size histograms,
+the significance tests and every miss, in one HTML file."""
 from __future__ import annotations
 
 import math
@@ -8,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..evaluate.compare import CompareResult, StrategyResult
+from ..evaluate.significance import Comparison
 from .html import esc, img, page, png, pyplot, table, write_page
 
 
@@ -28,7 +30,9 @@ def render(result: CompareResult, title: str = "seamcut compare") -> str:
     parts = [f"<h1>{esc(title)}</h1>",
              f"<p>{result.documents} document(s), {n} questions with an answer"
              f" ({len(result.questions) - n} without), top {result.k} by {esc(result.mode)} search, "
-             f"embedding model {esc(result.model)}. Best: <b>{esc(best)}</b>.</p>"]
+             f"embedding model {esc(result.model)}. Best: <b>{esc(best)}</b>"
+             + (f" (most hits within {result.budget} tokens sent per question, then MRR)"
+                if result.budget else f" (most hits at {result.k}, then MRR)") + ".</p>"]
     if result.failures:
         parts.append('<p class="bad">Files that could not be read: '
                      + "; ".join(esc(f) for f in result.failures) + "</p>")
@@ -39,22 +43,28 @@ def render(result: CompareResult, title: str = "seamcut compare") -> str:
         rows.append([s.name, f"{s.hits}/{n}", f"{s.hit_rate:.1%}", f"{lo:.0%}–{hi:.0%}",
                      sum(1 for o in s.outcomes if o.rank == 1), f"{s.mrr:.3f}", s.chunks,
                      f"{statistics.median(s.sizes):g}" if s.sizes else "–",
-                     f"{s.build_seconds:.2f}", f"{s.tokens_per_question:.0f}",
-                     f"{spans.recall:.1%} / {spans.iou:.1%}" if spans else "–"])
+                     f"{s.build_seconds:.2f}", f"{s.tokens_per_question:.0f}"]
+                    + ([f"{s.at_budget(result.budget).hits}/{n}"] if result.budget else [])
+                    + [f"{spans.recall:.1%} / {spans.iou:.1%}" if spans else "–"])
     parts.append(table(["strategy", f"hits@{result.k}", "%", "95% interval", "hits@1", "MRR", "chunks",
-                        "median tokens", "build s", "tokens/question", "span recall / IoU"], rows))
+                        "median tokens", "build s", "tokens/question"]
+                       + ([f"hits ≤ {result.budget} tokens"] if result.budget else [])
+                       + ["span recall / IoU"], rows))
     plt = pyplot()
     if plt is None:
         parts.append('<p class="note">matplotlib is not installed: plots left out.</p>')
     else:
         parts.append(img("hit rate per strategy", _hit_plot(plt, result, n)))
+        if result.budgets:
+            parts.append(img("hit rate against tokens sent", _budget_plot(plt, result)))
         parts.append(img("chunk sizes per strategy", _size_plot(plt, result.strategies)))
     parts.append("<h2>Is the best really better?</h2>")
-    parts.append(table(["against", "hits (best / other)", "only best", "only other",
-                        "McNemar p", "95% interval of the difference", "verdict"],
-                       [[c.other, f"{c.best_hits} / {c.other_hits}", c.only_best, c.only_other,
-                         f"{c.p_value:.3g}", f"{c.ci_low:+.1%} to {c.ci_high:+.1%}", c.verdict()]
-                        for c in result.comparisons], left=(0, 6)))
+    tests = [(f"hits within {result.budget} tokens sent", result.comparisons_at_budget),
+             (f"hits at {result.k}", result.comparisons), ("hits at 1", result.comparisons_at_1)]
+    for what, comparisons in tests:
+        if comparisons:
+            parts.append(f"<h3>{esc(what)}: {esc(comparisons[0].best)} against the others</h3>")
+            parts.append(_tests(comparisons))
     parts.append(_per_question(result))
     parts.append(_no_answer(result))
     parts.append("<h2>Misses</h2>")
@@ -85,6 +95,36 @@ def _hit_plot(plt: Any, result: CompareResult, n: int) -> str:
     b.set_xlabel("tokens sent to the model per question")
     fig.tight_layout()
     return png(fig)
+
+
+def _budget_plot(plt: Any, result: CompareResult) -> str:
+    """Hit rate against tokens sent per question: a line per strategy over the budgets (at most
+    that many tokens sent), and its point at k at the tokens it sends there (a diamond)."""
+    fig, ax = plt.subplots(figsize=(8, 4.2))
+    for s in result.strategies:
+        line, = ax.plot(result.budgets, [s.at_budget(b).hit_rate for b in result.budgets], marker="o",
+                        markersize=3, label=s.name, linewidth=2.5 if s is result.best else 1.2)
+        if s.tokens_per_question > 0:
+            ax.plot([s.tokens_per_question], [s.hit_rate], marker="D", markersize=7,
+                    color=line.get_color(), markeredgecolor="black", linestyle="none")
+    if result.budget:
+        ax.axvline(result.budget, color="grey", linestyle=":", linewidth=1)
+    ax.set_xscale("log", base=2)
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel(f"tokens sent to the model per question (budgets {', '.join(map(str, result.budgets))}; "
+                  f"diamond: top {result.k})", fontsize=8)
+    ax.set_ylabel("hit rate")
+    ax.legend(fontsize=7, loc="lower right")
+    fig.tight_layout()
+    return png(fig)
+
+
+def _tests(comparisons: list[Comparison]) -> str:
+    return table(["against", "hits (best / other)", "only best", "only other",
+                  "McNemar p", "95% interval of the difference", "verdict"],
+                 [[c.other, f"{c.best_hits} / {c.other_hits}", c.only_best, c.only_other,
+                   f"{c.p_value:.3g}", f"{c.ci_low:+.1%} to {c.ci_high:+.1%}", c.verdict()]
+                  for c in comparisons], left=(0, 6))
 
 
 def _size_plot(plt: Any, strategies: list[StrategyResult]) -> str:
