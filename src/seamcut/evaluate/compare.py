@@ -281,6 +281,7 @@ def compare(documents: Sequence[Document] | Sequence[str | Path], questions: Seq
     strategies' tokens per question at ``k``, which "best" means.
     """
     specs = [parse_spec(s) for s in (strategies or default_strategies())]
+    _check_budgets(budgets)  # before any index is built
     names = [spec.label for spec in specs]
     if len(set(names)) < len(names):
         raise ValueError(f"a strategy is named twice in {', '.join(names)}")
@@ -331,8 +332,7 @@ def score_budgets(result: CompareResult, budgets: Sequence[int] | None = None) -
     again), and "best" made the best at the first of ``budgets``, with the paired tests at it.
     None: 256, 512, 1024, 2048 and the median of the strategies' tokens per question at k, the
     median being the one "best" uses. Returns ``result``, changed."""
-    if budgets is not None and any(b < 1 for b in budgets):
-        raise ValueError(f"a token budget must be positive, not {min(budgets)}")
+    _check_budgets(budgets)
     named = list(dict.fromkeys(budgets)) if budgets else [
         default_budget(s.tokens_per_question for s in result.strategies)]
     result.budget = named[0] if named[0] > 0 else None
@@ -342,6 +342,11 @@ def score_budgets(result: CompareResult, budgets: Sequence[int] | None = None) -
                                     _paired(result.strategies, answerable, result.budget,
                                             lambda s: s.hits_within(result.budget)))
     return result
+
+
+def _check_budgets(budgets: Sequence[int] | None) -> None:
+    if budgets is not None and any(b < 1 for b in budgets):
+        raise ValueError(f"a token budget must be positive, not {min(budgets)}")
 
 
 def _cut_here(folder: Path, spec: StrategySpec, opts: Mapping[str, Any], documents: Sequence[Document],

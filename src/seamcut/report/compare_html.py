@@ -110,6 +110,7 @@ def _budget_plot(plt: Any, result: CompareResult) -> str:
     if result.budget:
         ax.axvline(result.budget, color="grey", linestyle=":", linewidth=1)
     ax.set_xscale("log", base=2)
+    ax.xaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:g}"))
     ax.set_ylim(0, 1.02)
     ax.set_xlabel(f"tokens sent to the model per question (budgets {', '.join(map(str, result.budgets))}; "
                   f"diamond: top {result.k})", fontsize=8)
