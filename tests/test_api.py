@@ -111,10 +111,16 @@ def test_compare(docs, tmp_path):
     from seamcut.evaluate import load_questions
     documents = [seamcut.read(docs / "orange.md")]
     result = seamcut.compare(documents, load_questions(questions)[1:], strategies=["paragraph"],
-                             workdir=tmp_path / "work", progress=False)
+                             workdir=tmp_path / "work", progress=False, budgets=[8, 4096])
     assert result.strategies[0].hits == 1 and (tmp_path / "work" / "index" / "paragraph").is_dir()
+    # scored at the budgets asked, "best" at the first: 8 tokens send nothing, 4096 all of it
+    assert (result.budget, result.budgets) == (8, [8, 4096])
+    assert result.to_json()["strategies"][0]["budgets"]["8"]["hits"] == 0
+    assert result.to_json()["strategies"][0]["budgets"]["4096"]["hits"] == 1
     with pytest.raises(ValueError, match="unknown strategy 'chonk'"):
         seamcut.compare(docs, questions, strategies=["chonk"])
+    with pytest.raises(ValueError, match="0 is not a positive number of tokens"):
+        seamcut.compare(docs, questions, strategies=["fixed"], budgets=[0])
     with pytest.raises(ValueError, match="points at 'cotton.md'"):
         seamcut.compare(documents, questions, strategies=["fixed"])
     with pytest.raises(ValueError, match="no documents read from"):

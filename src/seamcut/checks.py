@@ -26,7 +26,8 @@ def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Cor
             embedder: "Embedder | None" = None, size: int | None = None,
             overlap: int | None = None, unit: str = "tokens", workdir: PathLike | None = None,
             progress: bool = True, read_options: "ReadOptions | None" = None,
-            catalog: "Catalog | None" = None, limits: "Limits | None" = None) -> "CompareResult":
+            catalog: "Catalog | None" = None, limits: "Limits | None" = None,
+            budgets: Sequence[int] | None = None) -> "CompareResult":
     """Run chunking strategies on the same documents and questions and judge them: hits at ``k``,
     MRR, chunk counts and sizes, build time and its stages, tokens per question, span scores
     where the questions carry reference spans, and whether the best strategy's lead over each
@@ -46,15 +47,20 @@ def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Cor
     the workers load it for the ``semantic`` strategy). ``mode``: ``hybrid``, ``vector`` or
     ``text`` search. ``workdir``: where the indexes (``workdir/index/NAME``) go, kept for the
     next run, which reuses each one built as asked from the same files; None: a temporary
-    folder.
+    folder. ``budgets``: tokens sent to the model per question at which every strategy is also
+    scored (``seamcut.evaluate.score_budgets``); "best" is the best at the first one; None:
+    256, 512, 1024, 2048 and the median of the strategies' tokens per question at ``k``, "best"
+    at the median.
 
-    Raises ``ValueError`` for an unknown strategy or option, a malformed test set, no document
-    read, or a question naming a file that is not among the documents.
+    Raises ``ValueError`` for an unknown strategy or option, a malformed test set, a budget that
+    is not a positive number of tokens, no document read, or a question naming a file that is
+    not among the documents.
     """
     from .corpus import Corpus, Limits, ReadOptions
     from .embed import load_embedder
     from .evaluate import check_sources, load_questions
     from .evaluate import compare as judge
+    from .evaluate import parse_budgets, score_budgets
     from .readers import expand
     from .strategies import REGISTRY
     from .strategies.spec import parse_spec
@@ -62,6 +68,7 @@ def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Cor
     names = list(strategies) if strategies else list(REGISTRY)
     for name in names:
         parse_spec(name)  # an unknown strategy or option stops before any work
+    named = parse_budgets([str(b) for b in budgets]) if budgets else None
     if isinstance(questions, (str, os.PathLike)):
         asked, where = load_questions(questions), questions
     else:
@@ -92,6 +99,8 @@ def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Cor
                        limits=limits or Limits())
     if isinstance(documents, Corpus):
         result.failures = [str(f) for f in documents.failures] + result.failures
+    if named:
+        score_budgets(result, named)
     return result
 
 
