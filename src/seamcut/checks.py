@@ -60,7 +60,6 @@ def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Cor
     from .embed import load_embedder
     from .evaluate import check_sources, load_questions
     from .evaluate import compare as judge
-    from .evaluate import parse_budgets, score_budgets
     from .readers import expand
     from .strategies import REGISTRY
     from .strategies.spec import parse_spec
@@ -68,7 +67,6 @@ def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Cor
     names = list(strategies) if strategies else list(REGISTRY)
     for name in names:
         parse_spec(name)  # an unknown strategy or option stops before any work
-    named = parse_budgets([str(b) for b in budgets]) if budgets else None
     if isinstance(questions, (str, os.PathLike)):
         asked, where = load_questions(questions), questions
     else:
@@ -96,11 +94,9 @@ def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Cor
                        options={n: opts for n in names}, progress=progress,
                        hashes=documents.hashes if isinstance(documents, Corpus) else None,
                        read_options=read_options or ReadOptions(), catalog=catalog,
-                       limits=limits or Limits())
+                       limits=limits or Limits(), budgets=budgets)
     if isinstance(documents, Corpus):
         result.failures = [str(f) for f in documents.failures] + result.failures
-    if named:
-        score_budgets(result, named)
     return result
 
 

@@ -346,7 +346,7 @@ def score_budgets(result: CompareResult, budgets: Sequence[int] | None = None) -
 
 def _check_budgets(budgets: Sequence[int] | None) -> None:
     if budgets is not None and any(b < 1 for b in budgets):
-        raise ValueError(f"a token budget must be positive, not {min(budgets)}")
+        raise ValueError(f"budget: {min(budgets)} is not a positive number of tokens")
 
 
 def _cut_here(folder: Path, spec: StrategySpec, opts: Mapping[str, Any], documents: Sequence[Document],
