@@ -178,7 +178,8 @@ def test_fixture_is_a_real_search(data):
     """The fixture itself keeps to the contract: rounds narrow the candidates, the front is a
     subset of the points, the defaults reach the final round."""
     assert data["space"]["candidates"] == len(CHUNKINGS) * len(MODES) == data["rounds"][0]["candidates"]
-    assert [r["candidates"] for r in data["rounds"]] == sorted((r["candidates"] for r in data["rounds"]), reverse=True)
+    sizes = [r["candidates"] for r in data["rounds"]]
+    assert sizes == sorted(sizes, reverse=True)
     assert len(data["rounds"]) >= 3 and any(r["dropped"] for r in data["log"])
     assert 1 <= len(data["pareto"]) <= len(data["points"]) <= 8 + len(DEFAULTS)
     assert {d["label"] for d in data["defaults"]} == set(DEFAULTS)

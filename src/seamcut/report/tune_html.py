@@ -21,16 +21,19 @@ LOG_RATIO = 8.0
 _BOX = "border:2px solid #2e7d32;border-radius:6px;padding:.4em 1em;margin:1em 0;background:#f6fbf6"
 _WARN = "border:2px solid #b00020;border-radius:6px;padding:.4em 1em;margin:1em 0;background:#fff4f4"
 _CMD = "user-select:all;font-size:1.05em;background:#fff;overflow-x:auto"
+#: a long label breaks anywhere rather than widen the page; the drop reasons get room
+_STYLE = ("<style>td.l,h2.winner{overflow-wrap:anywhere}"
+          ".tune-log td:last-child{min-width:16em;text-align:left}</style>")
 
 
 def render_tune(data: dict[str, Any], title: str = "seamcut tune") -> str:
     """The report page (one self-contained HTML string) of a tune run's JSON dict."""
     points = _ranked_points(data)
     numbers = {p["label"]: i for i, p in enumerate(points, 1)}
-    colours = _colours(data)
-    parts = [f"<h1>{esc(title)}</h1>", _head(data), _winner(data), _defaults(data)]
+    parts = [_STYLE, f"<h1>{esc(title)}</h1>", _head(data), _winner(data), _defaults(data)]
     parts.append("<h2>Quality against cost</h2>")
     plt = pyplot()
+    colours = _colours(data) if plt is not None else {}
     if plt is None:
         parts.append('<p class="note">matplotlib is not installed: plots left out.</p>')
     elif points:
@@ -63,16 +66,19 @@ def _head(data: dict[str, Any]) -> str:
         out.append(f'<div style="{_WARN}"><p class="bad">Stopped early: {esc(cost["stopped_early"])}</p>'
                    "<p>The winner below is the best of what was evaluated, not of the whole space.</p></div>")
     out.append(
-        f"<p>{data['documents']} document(s); {q['tune']} questions to tune on and {q['held_out']} held out"
-        f" to report on ({q['no_answer']} without an answer, not scored); top {data['k']} results;"
-        f" budget T = {data['budget']} tokens sent to the model per question (\"best\" means best within"
+        f"<p>{esc(data['documents'])} document(s); {esc(q['tune'])} questions to tune on and"
+        f" {esc(q['held_out'])} held out to report on ({esc(q['no_answer'])} without an answer, not scored);"
+        f" top {esc(data['k'])} results; budget T = {esc(data['budget'])} tokens sent to the model per question"
+        f" (\"best\" means best within"
         f" T); embedding model {esc(data['model'])}; seed {esc(data['seed'])}.</p>")
-    out.append(f"<p>Space: {len(space['chunkings'])} chunkings × {len(space['modes'])} search modes"
-               f" ({esc(', '.join(space['modes']))}) = {space['candidates']} candidates, searched in"
-               f" {len(data['rounds'])} round(s).</p>")
+    out.append(f"<p>Space: {_count(len(space['chunkings']), 'chunking')} ×"
+               f" {_count(len(space['modes']), 'search mode')} ({esc(', '.join(space['modes']))}) ="
+               f" {esc(_count(space['candidates'], 'candidate'))}, searched in"
+               f" {_count(len(data['rounds']), 'round')}.</p>")
     tokens = f"{cost['embedded_tokens']:,}"
     per_index = (f", {cost['index_equivalents']:.1f} times the {cost['index_tokens']:,} tokens one"
-                 f" <code>seamcut index</code> of these documents embeds" if cost.get("index_tokens") else "")
+                 f" <code>seamcut index</code> of these documents embeds"
+                 if cost.get("index_tokens") and _num(cost.get("index_equivalents")) is not None else "")
     ending = ("it stopped early (above)" if cost.get("stopped_early")
               else "it finished the whole search")
     out.append(f"<p><b>Cost:</b> {_duration(cost['seconds'])} and {tokens} tokens embedded{per_index};"
@@ -93,11 +99,11 @@ def _winner(data: dict[str, Any]) -> str:
             ["95% interval of the hit rate at k", _interval(w["tune_hit_rate"], data["questions"]["tune"]),
              _interval(w["held_out_hit_rate"], data["questions"]["held_out"])],
             ["MRR", _dec(w["tune_mrr"]), _dec(w["held_out_mrr"])]]
-    return (f'<div style="{_BOX}"><h2 style="border:none">Winner: {esc(w["label"])}</h2>'
+    return (f'<div style="{_BOX}"><h2 class="winner" style="border:none">Winner: {esc(w["label"])}</h2>'
             "<p>Index with it (click to select the command):</p>"
             f'<pre style="{_CMD}"><code>{esc(w["command"])}</code></pre>'
             f"<p>and search it in <b>{esc(w['search'])}</b> mode. It sends"
-            f" {_tokens(w['tokens_per_question'])} tokens per question at top {data['k']}; its index takes"
+            f" {_tokens(w['tokens_per_question'])} tokens per question at top {esc(data['k'])}; its index takes"
             f" {_mb(w['index_bytes'])} MB.</p>"
             + table(["", f"tune ({data['questions']['tune']} questions)",
                      f"held out ({data['questions']['held_out']} questions)"], rows)
@@ -119,7 +125,8 @@ def _defaults(data: dict[str, Any]) -> str:
                      f"{c['p_value']:.3g}" if c else "–",
                      f"{c['ci'][0]:+.1%} to {c['ci'][1]:+.1%}" if c else "–"])
     return ("<h2>Does it beat the defaults?</h2><p>Paired on the held-out questions, within T ="
-            f" {data['budget']} tokens sent (exact McNemar test, bootstrap interval of winner − default):</p>"
+            f" {esc(data['budget'])} tokens sent (exact McNemar test, bootstrap interval of winner − default):"
+            "</p>"
             "<ul>" + "".join(lines) + "</ul>"
             + table(["default", "within T tune", "within T held out", f"at {data['k']} tune",
                      f"at {data['k']} held out", "MRR held out", "tokens/question", "index MB",
@@ -150,7 +157,7 @@ def _pareto_note(data: dict[str, Any]) -> str:
             " strategy, shape the search mode. The numbered points, ringed in black, are the Pareto"
             " front: none is beaten at once on hit rate at k, MRR, tokens sent and index size; the dashed"
             " steps join those the plot shows ahead (a front point off the steps is ahead on an axis the"
-            f" plot does not show). ★ the winner, ◻ a default; the dotted line is T = {data['budget']}"
+            f" plot does not show). ★ the winner, ◻ a default; the dotted line is T = {esc(data['budget'])}"
             " tokens. The numbers are the rows of the final round's table.</p>")
 
 
@@ -193,7 +200,8 @@ def _scatter(plt: Any, ax: Any, data: dict[str, Any], points: list[dict], number
     on = sorted((p for p in drawn if p["label"] in front), key=lambda p: (x(p), -p[y]))
     steps = _staircase(on, x, y)
     if steps:
-        ax.step([x(p) for p in steps], [p[y] for p in steps], where="post", color="#333", linestyle="--", linewidth=1, zorder=2)
+        ax.step([x(p) for p in steps], [p[y] for p in steps], where="post", color="#333", linestyle="--",
+                linewidth=1, zorder=2)
     for p in on:
         ax.scatter(x(p), p[y], marker=_marker(p), s=34, facecolors="none", edgecolors="black",
                    linewidths=.9, zorder=4)
@@ -206,30 +214,33 @@ def _scatter(plt: Any, ax: Any, data: dict[str, Any], points: list[dict], number
         if p["label"] == winner:
             ax.scatter(x(p), p[y], marker="*", s=330, facecolors="none", edgecolors="black",
                        linewidths=1.3, zorder=4)
-    xs = [x(p) for p in drawn if x(p) > 0]
-    if xs and max(xs) / min(xs) > LOG_RATIO:
+    xs = [x(p) for p in drawn]
+    if xs and min(xs) > 0 and max(xs) / min(xs) > LOG_RATIO:
         ax.set_xscale("log")
         ax.xaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:g}"))
     ax.set_ylim(max(0.0, min((p[y] for p in drawn), default=0) - .08), 1.02)
     ax.grid(True, linewidth=.3, alpha=.6)
-    _number(ax, [(x(p), p[y], str(numbers[p["label"]])) for p in on], [(x(p), p[y]) for p in drawn])
+    _number(ax, [(x(p), p[y], str(numbers[p["label"]]), 7 if p["label"] == winner else 0) for p in on],
+            [(x(p), p[y]) for p in drawn])
 
 
 #: where a number may go beside its point (points right and up), tried in turn
 _SPOTS = ((4, 3), (4, -10), (-10, 3), (-10, -10), (4, 12), (4, -19), (-10, 12), (-10, -19), (12, -4), (-18, -4))
 
 
-def _number(ax: Any, marks: list[tuple[float, float, str]], others: list[tuple[float, float]]) -> None:
-    """Write each mark's text beside its point at the first spot that overlaps no number already
-    written and no other point (the first spot where none is free)."""
+def _number(ax: Any, marks: list[tuple[float, float, str, float]], others: list[tuple[float, float]]) -> None:
+    """Write each mark's text beside its point (x, y, text, extra distance in points, for a big
+    marker) at the first spot that overlaps no number already written and no other point (the
+    first spot where none is free)."""
     ax.figure.canvas.draw()  # the limits and scales settled, so data can be placed in pixels
     scale = ax.figure.dpi / 72  # pixels per point
     points = [tuple(ax.transData.transform(o)) for o in others]
     taken: list[tuple[float, float, float, float]] = []
-    for xv, yv, text in marks:
+    for xv, yv, text, pad in marks:
         px, py = ax.transData.transform((xv, yv))
         w, h = (6 * len(text) + 2) * scale, 9 * scale
-        boxes = [(px + dx * scale, py + dy * scale, w, h) for dx, dy in _SPOTS]
+        boxes = [(px + (dx + math.copysign(pad, dx)) * scale, py + (dy + math.copysign(pad, dy)) * scale, w, h)
+                 for dx, dy in _SPOTS]
         free = [b for b in boxes if not any(_overlap(b, t) for t in taken)
                 and not any(_overlap(b, (ox - 3 * scale, oy - 3 * scale, 6 * scale, 6 * scale))
                             for ox, oy in points if (ox, oy) != (px, py))]
@@ -258,10 +269,11 @@ def _staircase(on: list[dict], x: Any, y: str) -> list[dict]:
 def _legend(plt: Any, fig: Any, data: dict[str, Any], points: list[dict], colours: dict[str, Any]) -> None:
     from matplotlib.lines import Line2D
     drawn = dict.fromkeys(_strategy(p) for p in points)
-    handles = [Line2D([], [], linestyle="none", marker="o", color=colours[name], label=name) for name in drawn]
+    handles = [Line2D([], [], linestyle="none", marker="o", color=colours[name], label=_plain(name))
+               for name in drawn]
     modes = dict.fromkeys(p["mode"] for p in points)
     handles += [Line2D([], [], linestyle="none", marker=MODE_MARKERS.get(m, "D"), color="#777",
-                       label=f"{m} search") for m in modes]
+                       label=_plain(f"{m} search")) for m in modes]
     handles += [Line2D([], [], color="#333", linestyle="--", marker="o", markerfacecolor="none",
                        markeredgecolor="black", label="Pareto front"),
                 Line2D([], [], linestyle="none", marker="*", markersize=13, markerfacecolor="none",
@@ -334,7 +346,7 @@ def _final_table(data: dict[str, Any], points: list[dict], numbers: dict[str, in
                      mark.strip()])
     k, t = data["k"], data["budget"]
     return ("<h2>The final round</h2><p>All documents, the tune questions; held-out figures from the"
-            f" questions the search never saw. Ordered by hit rate within T = {t} tokens, then MRR.</p>"
+            f" questions the search never saw. Ordered by hit rate within T = {esc(t)} tokens, then MRR.</p>"
             + table(["#", "chunking", "mode", "within T tune", "within T held out",
                      f"at {k} tune", f"at {k} held out", "MRR tune", "MRR held out",
                      "tokens/question", "chunks", "index MB", "on the front", "note"], rows, left=(1, 2, 13)))
@@ -343,8 +355,7 @@ def _final_table(data: dict[str, Any], points: list[dict], numbers: dict[str, in
 def _search_log(data: dict[str, Any]) -> str:
     if not data["log"]:
         return '<p class="note">The search log is empty: no round ran.</p>'
-    out = ["<style>.tune-log td:last-child{min-width:16em;text-align:left}</style>",
-           table(["round", "documents", "questions", "candidates", "kept", "seconds", "tokens embedded"],
+    out = [table(["round", "documents", "questions", "candidates", "kept", "seconds", "tokens embedded"],
                  [[r["round"], r["documents"], r["questions"], r["candidates"], r["kept"],
                    f"{r['seconds']:.1f}", f"{r['embedded_tokens']:,}"] for r in data["rounds"]])]
     rounds: dict[int, list[dict]] = {}
@@ -357,8 +368,9 @@ def _search_log(data: dict[str, Any]) -> str:
                  r["hits_at_1"], _dec(r["mrr"]),
                  _tokens(r["tokens_per_question"]), r["chunks"], _mb(r["index_bytes"]), f"{r['seconds']:.1f}",
                  _outcome(r)] for r in rows]
-        out.append(f"<details class='tune-log'><summary>Round {number}: {len(rows)} candidates on"
-                   f" {rows[0]['documents']} document(s) and {rows[0]['questions']} questions; {kept} kept,"
+        out.append(f"<details class='tune-log'><summary>Round {esc(number)}: {len(rows)} candidates on"
+                   f" {esc(rows[0]['documents'])} document(s) and {esc(rows[0]['questions'])} questions;"
+                   f" {kept} kept,"
                    f" {len(rows) - kept} dropped</summary>"
                    "<p class='note'>Kept first, then by hits within T.</p>"
                    + table(["candidate", "hits within T", f"hits at {data['k']}", "hits at 1", "MRR",
@@ -383,10 +395,22 @@ def _outcome(row: dict[str, Any]) -> str:
 # ---- small helpers ---------------------------------------------------------------------------
 
 def _ranked_points(data: dict[str, Any]) -> list[dict]:
-    """The final round's points, best first: hit rate within T, then MRR (missing last)."""
+    """The final round's points, best first: hit rate within T, then MRR (a missing one last)."""
     def key(p: dict) -> tuple[float, float]:
-        return (-(_num(p.get("budget_hit_rate")) or -1.0), -(_num(p.get("mrr")) or -1.0))
+        rate, mrr = _num(p.get("budget_hit_rate")), _num(p.get("mrr"))
+        return (-rate if rate is not None else 1.0, -mrr if mrr is not None else 1.0)
     return sorted(data["points"], key=key)
+
+
+def _count(n: Any, word: str) -> str:
+    """'1 round', '3 rounds'."""
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def _plain(text: str, most: int = 32) -> str:
+    """Text for matplotlib as it is (a "$" not read as mathematics), cut to ``most`` characters."""
+    text = text if len(text) <= most else text[:most - 1] + "…"
+    return text.replace("$", r"\$")
 
 
 def _judged(row: dict[str, Any]) -> float:
