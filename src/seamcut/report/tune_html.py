@@ -22,7 +22,8 @@ _BOX = "border:2px solid #2e7d32;border-radius:6px;padding:.4em 1em;margin:1em 0
 _WARN = "border:2px solid #b00020;border-radius:6px;padding:.4em 1em;margin:1em 0;background:#fff4f4"
 _CMD = "user-select:all;font-size:1.05em;background:#fff;overflow-x:auto"
 #: a long label breaks anywhere rather than widen the page; the drop reasons get room
-_STYLE = ("<style>td.l,h2.winner{overflow-wrap:anywhere}"
+_STYLE = ("<style>h2.winner{overflow-wrap:anywhere}"
+          ".tune-labels td:first-child,.tune-final td:nth-child(2){overflow-wrap:anywhere;min-width:15em}"
           ".tune-log td:last-child{min-width:16em;text-align:left}</style>")
 
 
@@ -127,10 +128,10 @@ def _defaults(data: dict[str, Any]) -> str:
     return ("<h2>Does it beat the defaults?</h2><p>Paired on the held-out questions, within T ="
             f" {esc(data['budget'])} tokens sent (exact McNemar test, bootstrap interval of winner − default):"
             "</p>"
-            "<ul>" + "".join(lines) + "</ul>"
+            "<ul>" + "".join(lines) + "</ul><div class='tune-labels'>"
             + table(["default", "within T tune", "within T held out", f"at {data['k']} tune",
-                     f"at {data['k']} held out", "MRR held out", "tokens/question", "index MB",
-                     "hits (winner / default)", "McNemar p", "95% interval"], rows))
+                     f"at {data['k']} held out", "MRR held out", "tokens / question", "index MB",
+                     "hits (winner / default)", "McNemar p", "95% interval"], rows) + "</div>")
 
 
 def _plainly(w: dict[str, Any] | None, d: dict[str, Any], c: dict[str, Any] | None) -> str:
@@ -347,9 +348,10 @@ def _final_table(data: dict[str, Any], points: list[dict], numbers: dict[str, in
     k, t = data["k"], data["budget"]
     return ("<h2>The final round</h2><p>All documents, the tune questions; held-out figures from the"
             f" questions the search never saw. Ordered by hit rate within T = {esc(t)} tokens, then MRR.</p>"
-            + table(["#", "chunking", "mode", "within T tune", "within T held out",
+            + "<div class='tune-final'>" + table(["#", "chunking", "mode", "within T tune", "within T held out",
                      f"at {k} tune", f"at {k} held out", "MRR tune", "MRR held out",
-                     "tokens/question", "chunks", "index MB", "on the front", "note"], rows, left=(1, 2, 13)))
+                     "tokens / question", "chunks", "index MB", "on the front", "note"], rows, left=(1, 2, 13))
+            + "</div>")
 
 
 def _search_log(data: dict[str, Any]) -> str:
@@ -368,7 +370,7 @@ def _search_log(data: dict[str, Any]) -> str:
                  r["hits_at_1"], _dec(r["mrr"]),
                  _tokens(r["tokens_per_question"]), r["chunks"], _mb(r["index_bytes"]), f"{r['seconds']:.1f}",
                  _outcome(r)] for r in rows]
-        out.append(f"<details class='tune-log'><summary>Round {esc(number)}: {len(rows)} candidates on"
+        out.append(f"<details class='tune-log tune-labels'><summary>Round {esc(number)}: {len(rows)} candidates on"
                    f" {esc(rows[0]['documents'])} document(s) and {esc(rows[0]['questions'])} questions;"
                    f" {kept} kept,"
                    f" {len(rows) - kept} dropped</summary>"
