@@ -195,7 +195,8 @@ def test_full_page(data):
     assert _images(html) == 3  # tokens sent, index size, rounds
     assert html.count("<details") == len(data["rounds"])
     for r in (r for r in data["log"] if r["dropped"]):
-        assert esc(r["dropped"]["reason"]) in html
+        assert esc(f"dropped by {r['dropped']['by']} (p = {r['dropped']['p_value']:.3g}): "
+                   f"{r['dropped']['reason']}") in html
     assert "Stopped early" not in html and "it finished the whole search" in html
     assert f"T = {data['budget']} tokens" in html
 
@@ -232,6 +233,18 @@ def test_one_point_only():
     assert len(one["points"]) == len(one["pareto"]) == len(one["rounds"]) == 1
     html = render_tune(one)
     assert esc(one["winner"]["label"]) in html and _images(html) == 3
+
+
+def test_a_wide_range_of_tokens_and_sizes(data):
+    """Tokens per question from 40 to 8,000 and indexes from 10 kB to 3 GB (log axes) still draw."""
+    wide = copy.deepcopy(data)
+    for i, p in enumerate(wide["points"]):
+        p["tokens_per_question"] = 40.0 * 1.8 ** i
+        p["index_bytes"] = 10_000 * 4 ** i
+    wide["pareto"] = [p for p in wide["points"] if p["label"] in {q["label"] for q in data["pareto"]}]
+    html = render_tune(wide)
+    assert _images(html) == 3
+    assert f"{max(p['index_bytes'] for p in wide['points']) / 1e6:,.1f}" in html  # MB
 
 
 def test_no_defaults():
