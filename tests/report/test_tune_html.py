@@ -48,7 +48,7 @@ class _Candidate:
     """A candidate's made-up true quality, and its hits drawn per question."""
 
     def __init__(self, spec: str, mode: str, k: int, budget: int, rng: random.Random):
-        self.spec, self.mode, self.label = spec, mode, f"{spec} @{mode}"
+        self.spec, self.mode, self.label, self.k = spec, mode, f"{spec} @{mode}", k
         self.tokens = _tokens_sent(spec, k)
         at_k = min(0.95, 0.45 + 0.12 * (self.tokens / 1000) ** 0.5 * 3 + MODE_GAIN[mode] + rng.uniform(-.06, .06))
         self.p_at_k = max(0.05, at_k)
@@ -60,7 +60,7 @@ class _Candidate:
     def score(self, questions: int, documents: int, round_: int) -> tuple[dict[str, Any], list[bool]]:
         """A log row for ``questions`` questions over ``documents`` documents, and the hits within
         the budget per question (for the paired tests)."""
-        ranks = [self.rng.randint(1, 4) if self.rng.random() < self.p_at_k else None for _ in range(questions)]
+        ranks = [self.rng.randint(1, self.k) if self.rng.random() < self.p_at_k else None for _ in range(questions)]
         within = [r is not None and self.rng.random() < self.p_within / self.p_at_k for r in ranks]
         hits = sum(r is not None for r in ranks)
         chunks = self.chunks_per_doc * documents
@@ -69,8 +69,8 @@ class _Candidate:
                "hit_rate": hits / questions, "hits_at_1": sum(r == 1 for r in ranks),
                "mrr": sum(1 / r for r in ranks if r) / questions, "budget_hits": sum(within),
                "budget_hit_rate": sum(within) / questions, "tokens_per_question": self.tokens,
-               "chunks": chunks, # a 384-float vector and about 4 bytes of text per token a chunk
-               "index_bytes": round(chunks * (1536 + 4 * self.chunk_tokens)),
+               # a 384-float vector and about 4 bytes of text per token a chunk
+               "chunks": chunks, "index_bytes": round(chunks * (1536 + 4 * self.chunk_tokens)),
                "kept": True, "dropped": None, "seconds": round(0.05 * chunks / 10 + 0.3, 2)}
         return row, within
 

@@ -172,7 +172,7 @@ def _tokens_plot(plt: Any, data: dict[str, Any], points: list[dict], numbers: di
         ax.axvline(data["budget"], color="grey", linestyle=":", linewidth=1)
         ax.set_xlabel(f"tokens sent to the model per question (at top {data['k']})")
         ax.set_ylabel(what)
-    _legend(plt, fig, data, points, colours)
+    _legend(fig, data, points, colours)
     return png(fig)
 
 
@@ -185,7 +185,7 @@ def _size_plot(plt: Any, data: dict[str, Any], points: list[dict], numbers: dict
     for ax, what in ((a, f"hit rate within T = {data['budget']} tokens"), (b, f"hit rate at {data['k']}")):
         ax.set_xlabel("index size (MB)")
         ax.set_ylabel(what)
-    _legend(plt, fig, data, points, colours)
+    _legend(fig, data, points, colours)
     return png(fig)
 
 
@@ -267,7 +267,8 @@ def _staircase(on: list[dict], x: Any, y: str) -> list[dict]:
     return out
 
 
-def _legend(plt: Any, fig: Any, data: dict[str, Any], points: list[dict], colours: dict[str, Any]) -> None:
+def _legend(fig: Any, data: dict[str, Any], points: list[dict], colours: dict[str, Any]) -> None:
+    """One legend right of the figure: the strategies drawn, the modes, the front, winner, default."""
     from matplotlib.lines import Line2D
     drawn = dict.fromkeys(_strategy(p) for p in points)
     handles = [Line2D([], [], linestyle="none", marker="o", color=colours[name], label=_plain(name))
