@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from seamcut.corpus import Limits
 from seamcut.embed import load_embedder
 from seamcut.evaluate.questions import Question
 from seamcut.evaluate.space import parse_space
@@ -54,7 +55,7 @@ def setup(tmp_path_factory):
 def run(setup, **kw):
     tmp, docs, questions, embedder = setup
     return tune([docs], questions, embedder=embedder, workdir=tmp / "work", space=parse_space(SPACE),
-                defaults=["recursive"], progress=False, **kw)
+                defaults=["recursive"], progress=False, limits=Limits(workers=1), **kw)
 
 
 def _without_timings(data):

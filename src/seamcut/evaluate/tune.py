@@ -117,8 +117,10 @@ def write_tune_json(result: TuneResult, path: str | Path) -> None:
 def split_questions(questions: Sequence[Question], held_out: float, seed: int
                     ) -> tuple[list[Question], list[Question]]:
     """The questions split once into a tune part and a held-out part (``held_out``: the share
-    held out, 0 <= held_out < 1), stratified by the language of the question text (each language
-    split on its own, seeded), each part in the given order."""
+    held out, 0 <= held_out < 1), stratified by the language of the question text: the
+    ``round(n * held_out)`` held out are shared among the languages in proportion (largest
+    remainders first), each language's drawn by its own seeded shuffle; each part in the given
+    order."""
     from ..language import detect
 
     if not 0 <= held_out < 1:
@@ -126,13 +128,16 @@ def split_questions(questions: Sequence[Question], held_out: float, seed: int
     groups: dict[str, list[int]] = {}
     for i, q in enumerate(questions):
         groups.setdefault(detect(q.question) or "", []).append(i)
+    total = min(round(len(questions) * held_out), len(questions) - 1)
+    quota = {lang: len(m) * held_out for lang, m in groups.items()}
+    counts = {lang: math.floor(v) for lang, v in quota.items()}
+    for lang in sorted(quota, key=lambda g: (counts[g] - quota[g], g))[:max(0, total - sum(counts.values()))]:
+        counts[lang] += 1
     held: set[int] = set()
     for language in sorted(groups):
         members = groups[language]
         random.Random(f"{seed}:{language}").shuffle(members)
-        held.update(members[:round(len(members) * held_out)])
-    if len(held) == len(questions):  # every stratum rounded up: one goes back to tuning
-        held.discard(min(held))
+        held.update(members[:counts[language]])
     return ([q for i, q in enumerate(questions) if i not in held],
             [q for i, q in enumerate(questions) if i in held])
 
