@@ -2,8 +2,9 @@
 
 The Python API: ``read`` (a file into a ``Document``), ``chunk`` (a text or ``Document`` into
 ``Chunk``s), ``Index`` (an on-disk index: store, search), ``compare`` (strategies judged on your
-questions), ``tune`` (the best chunking and search mode searched for), ``inspect`` (anyone's chunks checked), ``load_embedder`` (an embedding model). They
-are imported on first use, so ``import seamcut`` stays fast.
+questions), ``tune`` (the chunking and search mode that serve your questions best, searched
+for), ``inspect`` (anyone's chunks checked), ``load_embedder`` (an embedding model). They are
+imported on first use, so ``import seamcut`` stays fast.
 """
 from __future__ import annotations
 

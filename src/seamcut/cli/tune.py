@@ -2,26 +2,26 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
 from .. import checks
-from .options import LimitFlags, Model, Paths, ReadFlags
-from .render import err, print_failures
+from .options import K, JsonOut, LimitFlags, Model, Paths, Questions, ReadFlags, ReportOut
+from .render import print_failures, write_outputs
 from .render_tune import print_tune
 
 
 def tune_command(
     paths: Paths,
-    questions: Annotated[Path, typer.Option("--questions", "-q", help="Test set: YAML, JSONL or CSV.")],
+    questions: Questions,
     budget: Annotated[Optional[float], typer.Option(
         "--budget", help="Minutes the search may take (wall clock); where they run out it stops and "
                          "reports the best so far, saying what was not done. Default: no limit.")] = None,
     space: Annotated[Optional[Path], typer.Option(
         "--space", help="YAML of the chunkings and search modes to search (default: the space "
                         "shipped with seamcut, every strategy with its defaults and variants).")] = None,
-    k: Annotated[int, typer.Option("-k", help="Results per question (hit rate at k).")] = 4,
+    k: K = 4,
     token_budget: Annotated[Optional[int], typer.Option(
         "--token-budget", help="Tokens sent to the model per question 'best' is judged at (default: "
                                "the median tokens per question at k of the first round).")] = None,
@@ -40,9 +40,8 @@ def tune_command(
     scale: LimitFlags = LimitFlags(),
     out: Annotated[Path, typer.Option(
         "--out", help="Folder for the indexes, kept so the next run only searches.")] = Path("out/tune"),
-    json_out: Annotated[Optional[Path], typer.Option("--json", help="Write the search as JSON here.")] = None,
-    report: Annotated[Optional[Path], typer.Option(
-        "--report", help="Write a self-contained HTML report here.")] = None,
+    json_out: JsonOut = None,
+    report: ReportOut = None,
 ) -> None:
     """Search chunkings (strategies x their options) and search modes for the one that serves
     your questions best: successive halving on a tune part of the questions (cheap rounds on a
@@ -62,12 +61,12 @@ def tune_command(
     print_failures(result.failures, len(result.documents) + len(result.failures))
     data = result.to_json()
     print_tune(data)
-    if json_out:
-        write_tune_json(result, json_out)
-        err.print(f"JSON: {json_out}")
-    if report:
-        from ..report.tune_html import write_tune_report
-        write_tune_report(data, report)
-        err.print(f"report: {report}")
+    write_outputs(json_out, lambda path: write_tune_json(result, path), report,
+                  lambda path: _write_report(data, path))
     if result.failures:
         raise typer.Exit(1)
+
+
+def _write_report(data: dict[str, Any], path: Path) -> None:
+    from ..report.tune_html import write_tune_report
+    write_tune_report(data, path)

@@ -51,6 +51,8 @@ from .space import Candidate, Space, default_space
 
 #: the fewest tune questions a halving round is judged on (or all, where there are fewer)
 MIN_QUESTIONS = 8
+#: the index folder the winner's command names
+DB = "out/tuned.db"
 
 
 @dataclass
@@ -161,6 +163,7 @@ class _Plan:
     questions: list[Question]          # the tune questions in their seeded order
     documents: list[str]               # every file in a seeded order
     halving: int                       # halving rounds before the final one
+    eta: int = 3
 
     def round_questions(self, r: int) -> list[Question]:
         """Tune questions of halving round ``r`` (1-based): a 1/eta^(rounds left) share, at least
@@ -170,9 +173,8 @@ class _Plan:
         return self.questions[:n]
 
     def share(self, r: int) -> float:
-        return self.eta ** -(self.halving - r + 1)
-
-    eta: int = 3
+        """The share of questions and documents round ``r`` sees: 1/eta per round left."""
+        return float(self.eta) ** -(self.halving - r + 1)
 
     def round_documents(self, r: int, asked: Sequence[Question]) -> list[str]:
         """The files that hold ``asked``'s answers and a share of the others (all files where a
@@ -189,8 +191,9 @@ def tune(documents: Sequence[str | Path], questions: Sequence[Question], *, embe
          workdir: str | Path, space: Space | None = None, k: int = 4, model: str = "default",
          seed: int = 0, held_out: float = 0.3, eta: int = 3, token_budget: int | None = None,
          minutes: float | None = None, exhaustive: bool = False, finalists: int = 3,
-         front: int = 4, defaults: Sequence[str] | None = None, progress: bool = True, read_options: ReadOptions = ReadOptions(),
-         catalog: Catalog | None = None, limits: Limits = Limits()) -> TuneResult:
+         front: int = 4, defaults: Sequence[str] | None = None, progress: bool = True,
+         read_options: ReadOptions = ReadOptions(), catalog: Catalog | None = None,
+         limits: Limits = Limits()) -> TuneResult:
     """Search ``space`` (default: ``default_space()``) for the chunking and search mode that
     serve ``questions`` best over ``documents`` (files and folders), indexes under
     ``workdir/index/SPEC/DOCUMENT-SET``.
@@ -204,8 +207,8 @@ def tune(documents: Sequence[str | Path], questions: Sequence[Question], *, embe
     document and tune question in one round; ``finalists``: how many of the last halving round's
     best reach the final round; ``front``: how many of its Pareto points (cheapest first) join
     them; ``defaults``: the strategies whose defaults (hybrid) reach the final round and are
-    tested against the winner (None: every registered one). ``embedder`` embeds every chunk and query: give it a cache so nothing is embedded
-    twice (``load_embedder(..., cache=True)``).
+    tested against the winner (None: every registered one). ``embedder`` embeds every chunk and
+    query: give it a cache so nothing is embedded twice (``load_embedder(..., cache=True)``).
 
     Raises ``ValueError`` for no documents, no answerable question, a held-out share outside
     [0, 1), ``eta`` under 2 or a budget that is not positive.
@@ -231,10 +234,11 @@ def tune(documents: Sequence[str | Path], questions: Sequence[Question], *, embe
     files = sorted(paths)
     random.Random(f"{seed}:documents").shuffle(files)
     candidates = space.candidates()
-    halving = 0 if exhaustive else _halving_rounds(len(candidates), finalists, eta)
+    halving = 0 if exhaustive else _halving_rounds(len(candidates), len(tune_qs), finalists, eta)
     plan = _Plan(order, files, halving, eta)
     search = _Search(Path(workdir), embedder, model, k, read_options, catalog, limits, progress,
                      None if minutes is None else started + 60 * minutes)
+    search.every = len(paths)
     before = getattr(embedder, "computed_tokens", 0)
 
     budget = token_budget
@@ -281,13 +285,18 @@ def tune(documents: Sequence[str | Path], questions: Sequence[Question], *, embe
                    stopped)
 
 
-def _halving_rounds(n: int, finalists: int, eta: int) -> int:
-    """How many cuts by ``eta`` bring ``n`` candidates down to ``finalists`` or fewer."""
-    rounds = 0
+def _halving_rounds(n: int, questions: int, finalists: int, eta: int) -> int:
+    """How many halving rounds: the cuts by ``eta`` that bring ``n`` candidates down to
+    ``finalists``, but no more than the rounds whose questions still grow by ``eta`` from
+    ``MIN_QUESTIONS`` (a round on the same questions as the one before would only repeat it)."""
+    cuts = 0
     while n > max(1, finalists):
         n = math.ceil(n / eta)
-        rounds += 1
-    return rounds
+        cuts += 1
+    growing = 1
+    while questions >= MIN_QUESTIONS * eta ** growing:
+        growing += 1
+    return min(cuts, growing)
 
 
 def _finalists(space: list[Candidate], previous: list[_Judged], alive: list[Candidate],
@@ -323,6 +332,7 @@ class _Search:
         self.rounds: list[dict[str, Any]] = []
         self.failures: list[str] = []
         self.index_tokens: dict[str, int] = {}    # chunking label -> tokens of its full index
+        self.every = 0                            # how many files the corpus has
         self.rate: float | None = None            # seconds per candidate and question, last round
         self.judged: list[_Judged] = []           # every candidate judged, a log row each
 
@@ -389,7 +399,7 @@ class _Search:
                              + ("; ".join(self.failures[:5]) or ", ".join(docs[:5])))
         sizes = chunk_tokens(index)
         size = index_bytes(index)
-        if len(index.files) == len(digests.paths):
+        if len(docs) == self.every:  # an index of the whole corpus: what `seamcut index` would embed
             self.index_tokens[spec.label] = sum(sizes)
         build = (time.perf_counter() - t0) / len(group)
         out = []
@@ -487,18 +497,19 @@ def _result(search: _Search, space: Space, scored: list[_Judged], budget: int, k
     versus = []
     for j in scored:
         if j.label in defaults:
-            entry = _summary(j, budget, given)
+            entry = _summary(j, budget, given, model)
             entry["comparison"] = (None if best.held is None or j.held is None or not best.held.outcomes
                                    else compare_hits(best.label, best.held.hits_within(budget), j.label,
                                                      j.held.hits_within(budget)).to_dict())
             versus.append(entry)
-    index_tokens = search.index_tokens.get("recursive") or next(iter(search.index_tokens.values()), 0)
+    # one `seamcut index` of the corpus: its default strategy, structure (or any full index judged)
+    index_tokens = search.index_tokens.get("structure") or next(iter(search.index_tokens.values()), 0)
     cost = {"seconds": round(seconds, 3), "embedded_tokens": embedded, "index_tokens": index_tokens,
             "index_equivalents": round(embedded / index_tokens, 3) if index_tokens else None,
             "stopped_early": stopped}
     read = [p for p in paths if not any(f.startswith(p) for f in search.failures)]
     return TuneResult(k, model, seed, budget, questions, read, space, search.rounds, search.log, points,
-                      _summary(best, budget, given), versus, cost, [str(d) for d in given],
+                      _summary(best, budget, given, model), versus, cost, [str(d) for d in given],
                       search.failures)
 
 
@@ -510,14 +521,15 @@ def _held_fields(j: _Judged, budget: int) -> dict[str, Any]:
             "held_out_budget_hit_rate": h.at_budget(budget).hit_rate}
 
 
-def _summary(j: _Judged, budget: int, given: Sequence[str | Path]) -> dict[str, Any]:
+def _summary(j: _Judged, budget: int, given: Sequence[str | Path], model: str) -> dict[str, Any]:
     """A candidate as the winner and the defaults are written: its spec as a command, and its
     tune and held-out figures."""
     held = _held_fields(j, budget)
     spec = j.candidate.spec.label
     docs = " ".join(shlex.quote(str(d)) for d in given) or "DOCS"
+    flags = "" if model == "default" else f" --model {shlex.quote(model)}"
     return {"label": j.label, "spec": spec, "mode": j.candidate.mode,
-            "command": f"seamcut index {docs} --strategy '{spec}'",
+            "command": f"seamcut index {docs} --db {shlex.quote(DB)} --strategy '{spec}'{flags}",
             "search": j.candidate.mode,
             "tune_hit_rate": j.tune.hit_rate, "held_out_hit_rate": held["held_out_hit_rate"],
             "tune_mrr": j.tune.mrr, "held_out_mrr": held["held_out_mrr"],
