@@ -27,7 +27,7 @@ def tune_table(data: dict[str, Any]) -> Table:
                   title_justify="left")
     for col in ("candidate", f"hits@{k} tune", "held out", "MRR tune", "held out",
                 f"hits≤{budget} tok tune", "held out", "tokens/question", "chunks", "index KiB", ""):
-        table.add_column(col, justify="left" if col == "candidate" else "right", no_wrap=col != "candidate")
+        table.add_column(col, justify="left" if col == "candidate" else "right", no_wrap=True)
     for p in data["points"]:
         marks = ("*" if p["label"] == winner else "") + ("P" if p["label"] in front else "") + \
                 ("d" if p.get("default") else "")
@@ -49,7 +49,8 @@ def print_tune(data: dict[str, Any]) -> None:
     if dropped:
         err.print(f"space: {dropped} combination(s) the strategies refuse (e.g. overlap not below size) "
                   "left out")
-    Console(width=max(Console().width, 140)).print(tune_table(data))
+    widest = max((len(p["label"]) for p in data["points"]), default=0)
+    Console(width=max(Console().width, 150 + widest)).print(tune_table(data))
     w = data["winner"]
     if w:
         err.print(f"* winner: {escape(w['label'])}: most hits within {data['budget']} tokens sent per "
@@ -58,7 +59,8 @@ def print_tune(data: dict[str, Any]) -> None:
                   f"held out {_pct(w['held_out_hit_rate'])}", soft_wrap=True)
         err.print(f"  {escape(w['command'])}   # then search with --mode {w['search']}", soft_wrap=True,
                   highlight=False)
-    lines = [d["comparison"]["verdict"] for d in data["defaults"] if d.get("comparison")]
+    lines = [d["comparison"]["verdict"] for d in data["defaults"]
+             if d.get("comparison") and d["label"] != (w or {}).get("label")]
     if lines:
         err.print(f"held-out hits within {data['budget']} tokens, the winner against each default:")
         for line in lines:
