@@ -40,7 +40,8 @@ def test_the_product_is_taken_per_strategy_and_bad_combinations_are_counted(tmp_
     ("strategies:\n  chonk: {}\n", "strategies: unknown strategy 'chonk'"),
     ("strategies:\n  recursive: {sizes: [1]}\n", "strategies.recursive.sizes: recursive has no option 'sizes'"),
     ("strategies:\n  recursive: {size: [abc]}\n", "strategies.recursive.size: 'abc' is not a whole number"),
-    ("strategies:\n  structure: {heading_path: [1]}\n", "strategies.structure.heading_path: 1 is not true or false"),
+    ("strategies:\n  structure: {heading_path: [1]}\n",
+     "strategies.structure.heading_path: 1 is not true or false"),
     ("modes: [vector, fuzzy]\nstrategies:\n  fixed: {}\n", "modes: unknown search mode 'fuzzy'"),
     ("strategy:\n  fixed: {}\n", "unknown key 'strategy'"),
     ("modes: [vector]\n", "'strategies' must map"),
@@ -101,3 +102,16 @@ def test_heading_path_false_leaves_the_path_out_of_every_chunk(tmp_path):
         assert {c.id for c in on}.isdisjoint({c.id for c in off})  # another config, other ids
     # left at its default, the option is not in the ids: chunks cut before it existed keep theirs
     assert chunk(doc, strategy="structure", heading_path=True)[0].id == chunk(doc, strategy="structure")[0].id
+
+
+def test_seamcut_tune_stops_on_bad_inputs_before_any_work(tmp_path):
+    import seamcut
+
+    (tmp_path / "a.md").write_text("# A\n\nSome text.\n", encoding="utf-8")
+    q = [Question("q", "What text?", ("Some text",), source="b.md")]
+    with pytest.raises(ValueError, match="no documents read"):
+        seamcut.tune(tmp_path / "nowhere", q)
+    with pytest.raises(ValueError, match="'b.md', which is not among the documents"):
+        seamcut.tune(tmp_path, q)
+    with pytest.raises(SpaceError, match="missing.yaml: cannot read"):
+        seamcut.tune(tmp_path, q, space=tmp_path / "missing.yaml")

@@ -66,7 +66,8 @@ def print_tune(data: dict[str, Any]) -> None:
         for line in lines:
             err.print("  " + escape(line), soft_wrap=True)
     c = data["cost"]
-    eq = "" if c["index_equivalents"] is None else f" ({c['index_equivalents']:g} x one index's {c['index_tokens']:,})"
+    eq = ("" if c["index_equivalents"] is None
+          else f" ({c['index_equivalents']:g} x one index's {c['index_tokens']:,})")
     err.print(f"cost: {c['seconds']:.0f} s, {c['embedded_tokens']:,} tokens embedded{eq}")
     if c["stopped_early"]:
         err.print(f"[yellow]stopped early:[/] {escape(c['stopped_early'])}", soft_wrap=True)
