@@ -76,6 +76,7 @@ def test_halving_finds_the_clear_winner_and_drops_the_hopeless_by_a_paired_test(
     assert data["winner"]["command"].endswith("--strategy 'recursive:size=256:overlap=0'")
     round1 = [r for r in data["log"] if r["round"] == 1]
     assert len(round1) == 4 and data["rounds"][0]["questions"] == 8
+    assert data["rounds"][0]["kept"] == sum(r["kept"] for r in round1) <= 2  # the best 1/3 at most
     # round 1: the documents holding the 8 questions' answers, and a third of the others
     assert data["rounds"][0]["documents"] < 6 and data["rounds"][-1]["documents"] == 6
     # the winner's index grown from its round-1 folder, one folder per set of documents

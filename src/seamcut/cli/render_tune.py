@@ -43,7 +43,7 @@ def print_tune(data: dict[str, Any]) -> None:
     """The rounds and what they cost, the final table, the winner's command, the defaults."""
     for r in data["rounds"]:
         err.print(f"round {r['round']}: {r['candidates']} candidates on {r['documents']} documents and "
-                  f"{r['questions']} questions, {r['kept']} judged, {r['seconds']:.1f} s, "
+                  f"{r['questions']} questions, {r['kept']} kept, {r['seconds']:.1f} s, "
                   f"{r['embedded_tokens']:,} tokens embedded")
     dropped = data["space"].get("dropped")
     if dropped:

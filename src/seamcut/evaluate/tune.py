@@ -370,7 +370,7 @@ class _Search:
         if judged:
             self.rate = seconds / (len(judged) * max(1, len(asked) + len(held)))
         self.rounds.append({"round": number, "documents": len(docs), "questions": len(asked),
-                            "candidates": len(candidates), "kept": len(judged),
+                            "candidates": len(candidates), "kept": len(judged),  # until the cut
                             "seconds": round(seconds, 3),
                             "embedded_tokens": getattr(self.embedder, "computed_tokens", 0) - tokens0})
         for j in judged:
@@ -435,6 +435,7 @@ class _Search:
                 continue
             j.row.update(kept=False, dropped={"by": leader.label, "p_value": test.p_value,
                                                       "reason": why})
+        self.rounds[-1]["kept"] = len(kept)
         still = {c.label for c in kept}
         return [j.candidate for j in judged if j.label in still]
 
