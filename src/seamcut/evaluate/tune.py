@@ -413,8 +413,9 @@ class _Search:
         return out
 
     def cut(self, judged: list[_Judged], budget: int, eta: int) -> list[Candidate]:
-        """The candidates that go on: the best 1/``eta`` by hits within ``budget`` then MRR,
-        less any the leader beats by more than noise; the log says why each other one went."""
+        """The candidates that go on: the best 1/``eta`` by ``quality``, less any the leader
+        beats by more than noise on hits within ``budget`` tokens (paired, on the same
+        questions); the log says of each other one by whom, the p-value and why."""
         ordered = sorted(judged, key=lambda j: quality(j.tune, self.k, budget), reverse=True)
         leader, keep = ordered[0], math.ceil(len(ordered) / eta)
         kept = []
@@ -429,12 +430,11 @@ class _Search:
                        f"({test.other_hits} against {test.best_hits} of {len(j.tune.outcomes)})")
             elif place >= keep:
                 why = (f"place {place + 1} of {len(ordered)} by hits within {budget} tokens, then "
-                       f"MRR; the best {keep} (1/{eta}) go on")
+                       f"MRR, then fewest tokens; the best {keep} (1/{eta}) go on")
             else:
                 kept.append(j.candidate)
                 continue
-            j.row.update(kept=False, dropped={"by": leader.label, "p_value": test.p_value,
-                                                      "reason": why})
+            j.row.update(kept=False, dropped={"by": leader.label, "p_value": test.p_value, "reason": why})
         self.rounds[-1]["kept"] = len(kept)
         still = {c.label for c in kept}
         return [j.candidate for j in judged if j.label in still]
