@@ -39,7 +39,7 @@ QUESTIONS = """- id: w
   must_contain: 31 July 2026
 """
 
-EXPORTED = {"read", "chunk", "Index", "compare", "inspect", "load_embedder"}
+EXPORTED = {"read", "chunk", "Index", "compare", "tune", "inspect", "load_embedder"}
 
 
 @pytest.fixture()

@@ -130,6 +130,8 @@ def test_every_command_keeps_its_flags_and_defaults():
         "search": {"query", "--db", "-k", "--mode", "--where", "--max-tokens", "--json"},
         "compare": {"paths", "--questions", "-q", "--strategies", "-k", "--budget", "--mode", "--size",
                     "--overlap", "--unit", "--model", "--out", "--json", "--report"} | read | scale,
+        "tune": {"paths", "--questions", "-q", "--budget", "--space", "-k", "--token-budget", "--held-out",
+                 "--seed", "--eta", "--exhaustive", "--model", "--out", "--json", "--report"} | read | scale,
     }
     group = typer.main.get_command(app)
     assert list(group.commands) == list(expected)

@@ -2,8 +2,9 @@
 
 The Python API: ``read`` (a file into a ``Document``), ``chunk`` (a text or ``Document`` into
 ``Chunk``s), ``Index`` (an on-disk index: store, search), ``compare`` (strategies judged on your
-questions), ``inspect`` (anyone's chunks checked), ``load_embedder`` (an embedding model). They
-are imported on first use, so ``import seamcut`` stays fast.
+questions), ``tune`` (the chunking and search mode that serve your questions best, searched
+for), ``inspect`` (anyone's chunks checked), ``load_embedder`` (an embedding model). They are
+imported on first use, so ``import seamcut`` stays fast.
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from .model import Chunk, Document, Element
 
 if TYPE_CHECKING:
     from .api import ModelInputWarning, chunk
-    from .checks import compare, inspect
+    from .checks import compare, inspect, tune
     from .embed import load_embedder
     from .index import Index
     from .readers import read
@@ -24,9 +25,9 @@ __version__ = "0.1.0"
 
 #: public name -> the module that defines it, imported on first use
 _LAZY = {"read": "readers", "chunk": "api", "Index": "index", "compare": "checks",
-         "inspect": "checks", "load_embedder": "embed", "ModelInputWarning": "api"}
+         "tune": "checks", "inspect": "checks", "load_embedder": "embed", "ModelInputWarning": "api"}
 
-__all__ = ["read", "chunk", "Index", "compare", "inspect", "load_embedder", "Chunk", "Document",
+__all__ = ["read", "chunk", "Index", "compare", "tune", "inspect", "load_embedder", "Chunk", "Document",
            "Element", "InputError", "ModelInputWarning", "__version__"]
 
 

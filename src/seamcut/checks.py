@@ -1,5 +1,5 @@
-"""``seamcut.compare`` and ``seamcut.inspect``: a chunking checked against evidence, your
-questions or the chunks themselves. The top layer beside ``report`` and ``integrations``: it
+"""``seamcut.compare``, ``seamcut.tune`` and ``seamcut.inspect``: a chunking checked against
+evidence, your questions or the chunks themselves. The top layer beside ``report`` and ``integrations``: it
 joins reading, chunking, the index, evaluation and diagnosis, each imported when first called."""
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ if TYPE_CHECKING:
     from .diagnose import Inspection
     from .embed import Embedder
     from .evaluate import CompareResult, Question
+    from .evaluate.space import Space
+    from .evaluate.tune import TuneResult
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -98,6 +100,51 @@ def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Cor
     if isinstance(documents, Corpus):
         result.failures = [str(f) for f in documents.failures] + result.failures
     return result
+
+
+def tune(documents: "PathLike | Sequence[PathLike]", questions: "PathLike | Sequence[Question]", *,
+         space: "PathLike | Space | None" = None, minutes: float | None = None, k: int = 4,
+         model: str = "default", embedder: "Embedder | None" = None, seed: int = 0,
+         held_out: float = 0.3, eta: int = 3, token_budget: int | None = None,
+         exhaustive: bool = False, workdir: PathLike | None = None, progress: bool = True,
+         read_options: "ReadOptions | None" = None, catalog: "Catalog | None" = None,
+         limits: "Limits | None" = None) -> "TuneResult":
+    """Search a space of chunkings and search modes for the one that serves ``questions`` best
+    over ``documents`` (files or folders), by successive halving on a tune part of the questions,
+    the winner also scored on the held-out part (``seamcut.evaluate.tune``; ``seamcut tune`` on
+    the command line). ``space``: a YAML file or a ``Space`` (None: the default space, every
+    strategy with its defaults and variants). ``minutes``: the wall-clock time allowed (None: no
+    limit). ``held_out``: the share of the questions held out (seeded by ``seed``);
+    ``token_budget``: the tokens sent per question "best" is judged at (None: the median of the
+    first round's candidates at ``k``); ``exhaustive``: every candidate on everything, in one
+    round. ``workdir``: where the indexes go, kept so the next run only searches (None: a
+    temporary folder). ``model``/``embedder``, ``read_options``, ``catalog``, ``limits``: as
+    ``compare`` takes them. Raises ``ValueError`` as ``compare`` does, and for a bad space file.
+    """
+    from .corpus import Limits, ReadOptions
+    from .embed import load_embedder
+    from .evaluate import check_sources, load_questions
+    from .evaluate.space import load_space
+    from .evaluate.tune import tune as search
+    from .readers import expand
+
+    chosen = load_space(space) if isinstance(space, (str, os.PathLike)) else space
+    if isinstance(questions, (str, os.PathLike)):
+        asked, where = load_questions(questions), questions
+    else:
+        asked, where = list(questions), "questions"
+    items = _listed(documents)
+    sources = [str(f) for f in expand(items)]
+    if not any(Path(f).is_file() for f in sources):
+        raise ValueError(f"no documents read from {', '.join(map(str, items))}: no file there")
+    check_sources(asked, sources, where)
+    emb = embedder or load_embedder(None if model == "default" else model, cache=True)
+    with tempfile.TemporaryDirectory(prefix="seamcut-tune-") as scratch:
+        return search(items, asked, embedder=emb, workdir=scratch if workdir is None else workdir,
+                      space=chosen, k=k, model=model, seed=seed, held_out=held_out, eta=eta,
+                      token_budget=token_budget, minutes=minutes, exhaustive=exhaustive,
+                      progress=progress, read_options=read_options or ReadOptions(),
+                      catalog=catalog, limits=limits or Limits())
 
 
 def inspect(chunks: "PathLike | Iterable[Any]",

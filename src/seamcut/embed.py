@@ -636,7 +636,8 @@ class EmbeddingCache:
 class CachedEmbedder(Embedder):
     """An embedder whose vectors are kept in an ``EmbeddingCache``: only texts not seen before
     (for this embedder and kind) are computed. ``computed`` and ``hits`` count texts over the
-    object's life (a text repeated within one call is computed once and counted once)."""
+    object's life (a text repeated within one call is computed once and counted once);
+    ``computed_tokens``: the model's tokens of the texts computed (what the model really ran on)."""
 
     def __init__(self, embedder: Embedder, cache: EmbeddingCache | str | os.PathLike[str] | None = None
                  ) -> None:
@@ -647,6 +648,7 @@ class CachedEmbedder(Embedder):
         self.max_input_tokens = embedder.max_input_tokens
         self.overflow = embedder.overflow
         self.computed = 0
+        self.computed_tokens = 0
         self.hits = 0
 
     @property
@@ -684,6 +686,7 @@ class CachedEmbedder(Embedder):
             self.cache.put_many(new)
             found.update(new)
             self.computed += len(missing)
+            self.computed_tokens += sum(self.inner.count_tokens(missing, kind))
         return np.stack([found[k] for k in keys]).astype(np.float32)
 
     def worker_cpu_seconds(self) -> float:

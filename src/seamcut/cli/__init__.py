@@ -16,6 +16,7 @@ from .inspect import inspect_command
 from .options import spread_flags
 from .render import compare_table, document_json, document_markdown, err
 from .search import index_command, search_command
+from .tune import tune_command
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="RAG chunking that cuts where the document changes, and proves it.")
@@ -43,6 +44,7 @@ COMMANDS = (
     ("index", index_command, ERRORS),
     ("search", search_command, ERRORS),
     ("compare", compare_command, ERRORS),
+    ("tune", tune_command, ERRORS),
 )
 for _name, _command, _errors in COMMANDS:
     app.command(_name)(reported(spread_flags(_command), *_errors))

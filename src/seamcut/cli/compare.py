@@ -2,24 +2,28 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, List, Optional
+from typing import TYPE_CHECKING, Annotated, List, Optional
 
 import typer
 
 from .. import checks
 from ..strategies import REGISTRY
-from .options import (LimitFlags, Mode, ModeOption, Model, Overlap, Paths, ReadFlags, Size, Unit,
-                      UnitOption)
-from .render import err, print_builds, print_comparison, print_failures, print_warnings
+from .options import (K, JsonOut, LimitFlags, Mode, ModeOption, Model, Overlap, Paths, Questions,
+                      ReadFlags, ReportOut, Size, Unit, UnitOption)
+from .render import (err, print_builds, print_comparison, print_failures, print_warnings,
+                     write_outputs)
+
+if TYPE_CHECKING:
+    from ..evaluate import CompareResult
 
 
 def compare_command(
     paths: Paths,
-    questions: Annotated[Path, typer.Option("--questions", "-q", help="Test set: YAML, JSONL or CSV.")],
+    questions: Questions,
     strategies: Annotated[Optional[str], typer.Option(
         "--strategies", help=f"Comma-separated (default: all of {', '.join(REGISTRY)}); a variant as "
                              "NAME:OPTION=VALUE:..., e.g. parent-child:parents=blocks:size=48.")] = None,
-    k: Annotated[int, typer.Option("-k", help="Results per question (hit rate at k).")] = 4,
+    k: K = 4,
     budget: Annotated[Optional[List[str]], typer.Option(
         "--budget", help="Tokens sent to the model per question to score at (repeat it or give a comma "
                          "list; the first is the one 'best' uses). Default: 256, 512, 1024, 2048 and "
@@ -33,9 +37,8 @@ def compare_command(
     scale: LimitFlags = LimitFlags(),
     out: Annotated[Path, typer.Option(
         "--out", help="Folder for the indexes and the misses files.")] = Path("out/compare"),
-    json_out: Annotated[Optional[Path], typer.Option("--json", help="Write the results as JSON here.")] = None,
-    report: Annotated[Optional[Path], typer.Option(
-        "--report", help="Write a self-contained HTML report here.")] = None,
+    json_out: JsonOut = None,
+    report: ReportOut = None,
 ) -> None:
     """Run every strategy on the same documents and questions; print hit rate at k, MRR, chunk
     count, build time, tokens per question and hits within a budget of tokens sent, and whether
@@ -63,12 +66,12 @@ def compare_command(
     print_comparison(result)
     print_warnings(result.warnings)
     err.print(f"misses for an expert to read: {misses[0].parent}/misses-<strategy>.md")
-    if json_out:
-        write_json(result, json_out)
-        err.print(f"JSON: {json_out}")
-    if report:
-        from ..report.compare_html import write_compare_report
-        write_compare_report(result, report)
-        err.print(f"report: {report}")
+    write_outputs(json_out, lambda path: write_json(result, path), report,
+                  lambda path: _write_report(result, path))
     if result.failures:
         raise typer.Exit(1)
+
+
+def _write_report(result: "CompareResult", path: Path) -> None:
+    from ..report.compare_html import write_compare_report
+    write_compare_report(result, path)

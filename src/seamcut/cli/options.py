@@ -79,6 +79,12 @@ Model = Annotated[str, typer.Option(
 ModeOption = Annotated[Mode, typer.Option(
     "--mode", help="hybrid (vectors + words, fused by rank), vector or text search.")]
 
+# -- judging (`compare`, `tune`) ------------------------------------------------------------------
+Questions = Annotated[Path, typer.Option("--questions", "-q", help="Test set: YAML, JSONL or CSV.")]
+K = Annotated[int, typer.Option("-k", help="Results per question (hit rate at k).")]
+JsonOut = Annotated[Optional[Path], typer.Option("--json", help="Write the results as JSON here.")]
+ReportOut = Annotated[Optional[Path], typer.Option("--report", help="Write a self-contained HTML report here.")]
+
 
 @dataclass(frozen=True)
 class ReadFlags:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import statistics
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from rich.console import Console
 from rich.markup import escape
@@ -80,6 +80,17 @@ def print_chunk_summary(stats: Sequence[tuple[str, list[int]]], out: Optional[Pa
     err.print(table)
     err.print("pages/s, tokens/s: per CPU second of the stage (one core's rate); busy s: wall-clock "
               "seconds the stage's thread worked, overlapping the others")
+
+
+def write_outputs(json_out: Optional[Path], write_json: Callable[[Path], None],
+                  report: Optional[Path], write_report: Callable[[Path], None]) -> None:
+    """The --json and --report files a command was asked for, written, and where they went."""
+    if json_out:
+        write_json(json_out)
+        err.print(f"JSON: {json_out}")
+    if report:
+        write_report(report)
+        err.print(f"report: {report}")
 
 
 def print_failures(failures: Sequence[object], total: int) -> None:

@@ -184,7 +184,7 @@ class CompareResult:
     @property
     def best(self) -> StrategyResult:
         """Most hits within the budget, then the best MRR within it (without a budget: at k)."""
-        return max(self.strategies, key=_ranking(self.k, self.budget))
+        return max(self.strategies, key=ranking(self.k, self.budget))
 
     def to_json(self) -> dict[str, Any]:
         """The result as plain data (the schema ``seamcut compare --json`` writes)."""
@@ -299,7 +299,7 @@ def compare(documents: Sequence[Document] | Sequence[str | Path], questions: Seq
     failures: list[str] = []
     notes: list[str] = []
     count = len(in_memory)
-    digests = _Digests(paths)
+    digests = Digests(paths)
     answerable = [q for q in questions if q.answerable]
     for spec, opts in settings:
         folder = work / "index" / spec.slug
@@ -307,7 +307,7 @@ def compare(documents: Sequence[Document] | Sequence[str | Path], questions: Seq
             index, report = _cut_here(folder, spec, opts, in_memory, embedder, model, hashes)
             rebuilt = None
         else:
-            index, report, rebuilt = _build(folder, spec, opts, paths, embedder, model, read_options,
+            index, report, rebuilt = index_files(folder, spec, opts, paths, embedder, model, read_options,
                                             catalog, limits, progress, digests)
             for f in map(str, report.failures):  # reading failures repeat; a cutting one may not
                 if f not in failures:
@@ -318,7 +318,7 @@ def compare(documents: Sequence[Document] | Sequence[str | Path], questions: Seq
             if not index.files:
                 raise ValueError(f"no documents read from {', '.join(paths)}"
                                  + (f": {'; '.join(failures[:5])}" if failures else ""))
-        results.append(_judge(spec.label, _plain(opts), index, questions, k, mode, report, progress))
+        results.append(judge(spec.label, plain_options(opts), index, questions, k, mode, report, progress))
         results[-1].rebuilt = rebuilt
         results[-1].built = report if in_memory else (saved_report(folder)[0] or report)
     result = CompareResult(k, mode, model, list(questions), results, _comparisons(results, answerable, k),
@@ -356,7 +356,7 @@ def _cut_here(folder: Path, spec: StrategySpec, opts: Mapping[str, Any], documen
     if spec.name == "semantic":
         cut_opts.setdefault("embedder", embedder)
     remove_index(folder)
-    index = Index(folder, strategy=spec.name, options=_plain(opts), model=model, embedder=embedder)
+    index = Index(folder, strategy=spec.name, options=plain_options(opts), model=model, embedder=embedder)
     t0 = time.perf_counter()
     before = embedder.computed
     r = index.update(documents, lambda d: chunk_document(d, strategy=spec.name, **cut_opts), hashes)
@@ -369,15 +369,15 @@ def _cut_here(folder: Path, spec: StrategySpec, opts: Mapping[str, Any], documen
                               embedded=embedded, seconds=time.perf_counter() - t0, stages=stages)
 
 
-def _build(folder: Path, spec: StrategySpec, opts: Mapping[str, Any], paths: Sequence[str],
+def index_files(folder: Path, spec: StrategySpec, opts: Mapping[str, Any], paths: Sequence[str],
            embedder: Embedder, model: str, read_options: ReadOptions, catalog: Catalog | None,
-           limits: Limits, progress: bool, digests: "_Digests") -> tuple[Index, BuildReport, str | None]:
+           limits: Limits, progress: bool, digests: "Digests") -> tuple[Index, BuildReport, str | None]:
     """Files (``paths``, folders expanded) indexed at ``folder`` by ``build_index``, the index
     there reused where it can be; the index, the build's report, and why an index found there
     was rebuilt (None: it was not). An index that holds every file as it is now is not built
     at all (no worker started)."""
     t0 = time.perf_counter()
-    plain = _plain(opts)
+    plain = plain_options(opts)
     inputs = _inputs(paths, read_options, catalog)
     index, rebuilt = _open_or_rebuild(folder, spec.name, plain, model, embedder, inputs, paths)
     (folder / INPUTS_FILE).write_text(json.dumps({"inputs": inputs}), encoding="utf-8")
@@ -426,7 +426,7 @@ def _open_or_rebuild(folder: Path, strategy: str, options: dict[str, Any], model
     return fresh(), f"{folder}: {why}"
 
 
-class _Digests:
+class Digests:
     """The files' SHA-256 digests, taken once per run and only when an index could use them."""
 
     def __init__(self, paths: Sequence[str]) -> None:
@@ -471,10 +471,12 @@ def _code_version() -> str:
     return h.hexdigest()[:16]
 
 
-def _judge(name: str, options: dict[str, Any], index: Index, questions: Sequence[Question], k: int,
-           mode: str, build: BuildReport, progress: bool) -> StrategyResult:
-    """One strategy's index scored: its chunks' sizes, and every question searched."""
-    sizes = _chunk_tokens(index)
+def judge(name: str, options: dict[str, Any], index: Index, questions: Sequence[Question], k: int,
+          mode: str, build: BuildReport, progress: bool, sizes: list[int] | None = None) -> StrategyResult:
+    """One strategy's index scored in one search ``mode``: its chunks' sizes (``sizes`` where the
+    caller read them already), and every question searched (top ``k``, and ``DEPTH`` deep for
+    the budgets)."""
+    sizes = chunk_tokens(index) if sizes is None else sizes
     res = StrategyResult(name, options, len(sizes), sizes, build.seconds_of("cut"),
                          build.seconds_of("embed", busy=True),
                          build.seconds_of("write", "text index", busy=True), build=build)
@@ -490,7 +492,7 @@ def _judge(name: str, options: dict[str, Any], index: Index, questions: Sequence
     return res
 
 
-def _chunk_tokens(index: Index) -> list[int]:
+def chunk_tokens(index: Index) -> list[int]:
     """The model tokens of every searchable chunk in the index, in document order (read from
     three columns, not the chunks)."""
     if "chunks" not in index.store.tables():
@@ -500,7 +502,7 @@ def _chunk_tokens(index: Index) -> list[int]:
     return [int(t) for _, _, t in sorted(zip(*(rows.column(c).to_pylist() for c in columns)))]
 
 
-def _plain(opts: Mapping[str, Any]) -> dict[str, Any]:
+def plain_options(opts: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in opts.items() if isinstance(v, (str, int, float, bool)) or v is None}
 
 
@@ -529,7 +531,7 @@ def _first_rank(q: Question, results: Sequence[Retrieved]) -> int | None:
                  and r.start < s.end and s.start < r.end), None)
 
 
-def _ranking(k: int, budget: int | None) -> Callable[[StrategyResult], tuple[int, float]]:
+def ranking(k: int, budget: int | None) -> Callable[[StrategyResult], tuple[int, float]]:
     """What "best" sorts by: hits at ``k`` then MRR, or within ``budget`` tokens when given."""
     if budget is None:
         return lambda s: (sum(o.rank is not None and o.rank <= k for o in s.outcomes), s.mrr)
@@ -550,7 +552,7 @@ def _paired(results: list[StrategyResult], answerable: list[Question], budget: i
     """The best strategy (``_ranking``) against each other one, paired on ``hits``."""
     if len(results) < 2 or not answerable:
         return []
-    best = max(results, key=_ranking(k, budget))
+    best = max(results, key=ranking(k, budget))
     return [compare_hits(best.name, hits(best), other.name, hits(other))
             for other in results if other is not best]
 

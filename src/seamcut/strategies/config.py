@@ -56,6 +56,8 @@ class SizeConfig:
     def fingerprint(self, strategy: str, sizer: Sizer) -> str:
         """A short hash of the strategy name and every option, with the tokenizer by identity."""
         fields = {f.name: getattr(self, f.name) for f in dataclass_fields(self) if f.name != "tokenizer"}
+        if fields.get("heading_path") is True:
+            del fields["heading_path"]  # how chunks were cut before the option: their ids stay
         return stable_hash(strategy, json.dumps(fields, sort_keys=True, default=_identity),
                            sizer.identity)
 
@@ -87,11 +89,15 @@ class StructureConfig(SizeConfig):
     join_blocks: when True (default), a section's blocks (paragraphs, tables, lists) are packed
         together up to the limit; when False, each block is a chunk of its own (a heading still
         opens the chunk of the block under it) and is split only where it is over the limit.
+    heading_path: when True (default), the section's heading path is put in front of every
+        chunk (its ``context``: embedded, counted in the size, sent to the model); when False,
+        nothing is: a chunk is its body alone (the headings stay in the bodies where they are).
     """
 
     merge_siblings: bool = False
     path_separator: str = " / "
     join_blocks: bool = True
+    heading_path: bool = True
 
 
 @dataclass(frozen=True)

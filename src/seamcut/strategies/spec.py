@@ -42,7 +42,7 @@ def parse_spec(text: str) -> StrategySpec:
     if name not in REGISTRY:
         raise ValueError(f"{label!r}: unknown strategy {name!r}; choose from {', '.join(REGISTRY)}")
     config_cls = REGISTRY[name][1]
-    kinds = {f.name: _kind(f) for f in dataclasses.fields(config_cls) if f.name not in _NOT_IN_SPECS}
+    kinds = option_kinds(name)
     options: dict[str, Any] = {}
     for pair in pairs:
         key, sep, raw = pair.partition("=")
@@ -57,6 +57,12 @@ def parse_spec(text: str) -> StrategySpec:
     except (TypeError, ValueError) as exc:
         raise ValueError(f"{label!r}: {exc}") from None
     return StrategySpec(label, name, options)
+
+
+def option_kinds(name: str) -> dict[str, type]:
+    """The options a spec of the registered strategy ``name`` may set, each with the type its
+    value takes (``bool``, ``int``, ``float`` or ``str``)."""
+    return {f.name: _kind(f) for f in dataclasses.fields(REGISTRY[name][1]) if f.name not in _NOT_IN_SPECS}
 
 
 def _kind(f: dataclasses.Field) -> type:

@@ -195,7 +195,7 @@ def structure_drafts(doc: Document, cfg: StructureConfig, budget: Budget,
     secs = sections(doc, outline)
     if cfg.merge_siblings:
         secs = merge_siblings(secs, lambda a, b, parent: packer.fits(
-            a, b, cfg.path_separator.join(parent) + "\n"))
+            a, b, cfg.path_separator.join(parent) + "\n" if cfg.heading_path else ""))
     pos = 0
     for n, sec in enumerate(secs):
         packer.section(sec, _context(sec.path, cfg, packer), pos if n else 0)
@@ -222,8 +222,9 @@ def structure_chunks(document: Document | str, config: SizeConfig, name: str,
 def _context(path: tuple[str, ...], cfg: StructureConfig, packer: UnitPacker) -> str:
     """The heading path put on top of a section's chunks, at most half the size: where the full
     path is longer, the headings nearest the section are kept (a long heading is cut at a word,
-    with "…"); the headings themselves stay whole in the chunks' bodies."""
-    if not path:
+    with "…"); the headings themselves stay whole in the chunks' bodies. None with
+    ``heading_path=False``."""
+    if not path or not cfg.heading_path:
         return ""
     room = cfg.size // 2
     full = cfg.path_separator.join(path) + "\n"

@@ -1,0 +1,73 @@
+"""What ``seamcut tune`` prints, drawn from its JSON (``TuneResult.to_json``): the rounds, the
+final round's table with tune and held-out figures, the winner as a command, and the defaults
+against it. The table goes to standard output, the rest to standard error."""
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from .render import err
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.1f}%"
+
+
+def tune_table(data: dict[str, Any]) -> Table:
+    """The final round: a row per candidate, tune and held-out figures side by side."""
+    q = data["questions"]
+    budget, k = data["budget"], data["k"]
+    front = {p["label"] for p in data["pareto"]}
+    winner = (data["winner"] or {}).get("label")
+    table = Table(title=f"final round: {data['documents']} documents, {q['tune']} tune and {q['held_out']} "
+                        f"held-out questions, top {k}; * winner, P on the Pareto front, d a default",
+                  title_justify="left")
+    for col in ("candidate", f"hits@{k} tune", "held out", "MRR tune", "held out",
+                f"hits≤{budget} tok tune", "held out", "tokens/question", "chunks", "index KiB", ""):
+        table.add_column(col, justify="left" if col == "candidate" else "right", no_wrap=True)
+    for p in data["points"]:
+        marks = ("*" if p["label"] == winner else "") + ("P" if p["label"] in front else "") + \
+                ("d" if p.get("default") else "")
+        mrr_held = "-" if p["held_out_mrr"] is None else f"{p['held_out_mrr']:.3f}"
+        table.add_row(escape(p["label"]), _pct(p["hit_rate"]), _pct(p["held_out_hit_rate"]), f"{p['mrr']:.3f}",
+                      mrr_held, _pct(p["budget_hit_rate"]), _pct(p["held_out_budget_hit_rate"]),
+                      f"{p['tokens_per_question']:.0f}", str(p["chunks"]), f"{p['index_bytes'] / 1024:,.0f}",
+                      marks)
+    return table
+
+
+def print_tune(data: dict[str, Any]) -> None:
+    """The rounds and what they cost, the final table, the winner's command, the defaults."""
+    for r in data["rounds"]:
+        err.print(f"round {r['round']}: {r['candidates']} candidates on {r['documents']} documents and "
+                  f"{r['questions']} questions, {r['kept']} kept, {r['seconds']:.1f} s, "
+                  f"{r['embedded_tokens']:,} tokens embedded")
+    dropped = data["space"].get("dropped")
+    if dropped:
+        err.print(f"space: {dropped} combination(s) the strategies refuse (e.g. overlap not below size) "
+                  "left out")
+    widest = max((len(p["label"]) for p in data["points"]), default=0)
+    Console(width=max(Console().width, 150 + widest)).print(tune_table(data))
+    w = data["winner"]
+    if w:
+        err.print(f"* winner: {escape(w['label'])}: most hits within {data['budget']} tokens sent per "
+                  f"question, then MRR (tune {_pct(w['tune_budget_hit_rate'])}, held out "
+                  f"{_pct(w['held_out_budget_hit_rate'])}); hits@{data['k']} tune {_pct(w['tune_hit_rate'])}, "
+                  f"held out {_pct(w['held_out_hit_rate'])}", soft_wrap=True)
+        err.print(f"  {escape(w['command'])}   # then search with --mode {w['search']}", soft_wrap=True,
+                  highlight=False)
+    lines = [d["comparison"]["verdict"] for d in data["defaults"]
+             if d.get("comparison") and d["label"] != (w or {}).get("label")]
+    if lines:
+        err.print(f"held-out hits within {data['budget']} tokens, the winner against each default:")
+        for line in lines:
+            err.print("  " + escape(line), soft_wrap=True)
+    c = data["cost"]
+    eq = ("" if c["index_equivalents"] is None
+          else f" ({c['index_equivalents']:g} x one index's {c['index_tokens']:,})")
+    err.print(f"cost: {c['seconds']:.0f} s, {c['embedded_tokens']:,} tokens embedded{eq}")
+    if c["stopped_early"]:
+        err.print(f"[yellow]stopped early:[/] {escape(c['stopped_early'])}", soft_wrap=True)

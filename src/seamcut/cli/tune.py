@@ -1,0 +1,72 @@
+"""``seamcut tune``: the best way to cut for your own questions, searched, with its cost."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+
+from .. import checks
+from .options import K, JsonOut, LimitFlags, Model, Paths, Questions, ReadFlags, ReportOut
+from .render import print_failures, write_outputs
+from .render_tune import print_tune
+
+
+def tune_command(
+    paths: Paths,
+    questions: Questions,
+    budget: Annotated[Optional[float], typer.Option(
+        "--budget", help="Minutes the search may take (wall clock); where they run out it stops and "
+                         "reports the best so far, saying what was not done. Default: no limit.")] = None,
+    space: Annotated[Optional[Path], typer.Option(
+        "--space", help="YAML of the chunkings and search modes to search (default: the space "
+                        "shipped with seamcut, every strategy with its defaults and variants).")] = None,
+    k: K = 4,
+    token_budget: Annotated[Optional[int], typer.Option(
+        "--token-budget", help="Tokens sent to the model per question 'best' is judged at (default: "
+                               "the median tokens per question at k of the first round).")] = None,
+    held_out: Annotated[float, typer.Option(
+        "--held-out", help="Share of the questions held out of the search, to report the winner "
+                           "on (seeded; split by language).")] = 0.3,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the split and the samples.")] = 0,
+    eta: Annotated[int, typer.Option(
+        "--eta", help="Successive halving: each round grows the questions and documents and keeps "
+                      "the best 1/eta.")] = 3,
+    exhaustive: Annotated[bool, typer.Option(
+        "--exhaustive", help="Judge every candidate on every document and tune question, in one "
+                             "round (to check the halving's winner).")] = False,
+    model: Model = "default",
+    reading: ReadFlags = ReadFlags(),
+    scale: LimitFlags = LimitFlags(),
+    out: Annotated[Path, typer.Option(
+        "--out", help="Folder for the indexes, kept so the next run only searches.")] = Path("out/tune"),
+    json_out: JsonOut = None,
+    report: ReportOut = None,
+) -> None:
+    """Search chunkings (strategies x their options) and search modes for the one that serves
+    your questions best: successive halving on a tune part of the questions (cheap rounds on a
+    sample first, losers dropped by paired tests), the winner reported on the held-out part too,
+    against every strategy's defaults; best = most hits within a budget of tokens sent, then MRR.
+    Prints the final round's table, the Pareto front of quality against cost, and the winner as
+    a ready `seamcut index` command."""
+    from ..evaluate import load_questions
+    from ..evaluate.space import load_space
+    from ..evaluate.tune import write_tune_json
+    chosen = load_space(space) if space is not None else None  # a bad space stops before any work
+    load_questions(questions)
+    result = checks.tune(paths, questions, space=chosen, minutes=budget, k=k, model=model, seed=seed,
+                         held_out=held_out, eta=eta, token_budget=token_budget, exhaustive=exhaustive,
+                         workdir=out, read_options=reading.options(), catalog=reading.load_catalog(),
+                         limits=scale.limits())
+    print_failures(result.failures, len(result.documents) + len(result.failures))
+    data = result.to_json()
+    print_tune(data)
+    write_outputs(json_out, lambda path: write_tune_json(result, path), report,
+                  lambda path: _write_report(data, path))
+    if result.failures:
+        raise typer.Exit(1)
+
+
+def _write_report(data: dict[str, Any], path: Path) -> None:
+    from ..report.tune_html import write_tune_report
+    write_tune_report(data, path)

@@ -1,0 +1,539 @@
+"""``seamcut tune``: search a space of chunkings and search modes for the one that serves your
+questions best, with its cost in plain sight.
+
+Deterministic and LLM-free: every configuration is judged by the frozen questions (answer text or
+reference spans), hits at k, MRR and hits within a budget of tokens sent (``budget``), so the
+same inputs and seed give the same result. The questions are split once, seeded, into a tune
+part and a held-out part (stratified by the questions' language); the search sees only the tune
+part, and the winner, each default and each final point are also scored on the held-out part.
+
+The search is successive halving. Round 1 judges every candidate on a sample of the tune
+questions and the documents that hold their answers, with a seeded sample of the others; each
+later round grows the questions and documents by ``eta`` and keeps the best 1/``eta`` (most hits
+within the budget, then MRR), and drops at once a candidate the round's leader beats by more
+than noise (paired exact McNemar test and bootstrap interval, ``significance.compare_hits``).
+The final round judges the best few, every registered strategy's defaults (hybrid search) and
+the cheap end of the previous round's Pareto front on every document and question.
+
+A chunking's index is built once per round and searched in each mode; an index grows from round
+to round (the last round's folder copied and the added files indexed into it, nothing cut or
+embedded again), and one ``CachedEmbedder`` means no text is embedded twice, across rounds,
+chunkings and runs. Folders are kept per document set, so a second run finds every round's
+index as it left it and only searches.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import random
+import shlex
+import shutil
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+from ..catalog import Catalog
+from ..corpus import Limits, ReadOptions
+from ..embed import Embedder
+from ..index import Index
+from ..progress import Steps
+from ..readers import expand
+from ..strategies import REGISTRY
+from ..strategies.spec import StrategySpec, parse_spec
+from .budget import default_budget
+from .compare import Digests, StrategyResult, chunk_tokens, index_files, judge, plain_options, ranking
+from .pareto import pareto_front
+from .questions import Question, source_matches
+from .significance import compare_hits
+from .space import Candidate, Space, default_space
+
+#: the fewest tune questions a halving round is judged on (or all, where there are fewer)
+MIN_QUESTIONS = 8
+#: the index folder the winner's command names
+DB = "out/tuned.db"
+
+
+@dataclass
+class _Judged:
+    """One candidate judged in one round: on the round's tune questions, and in the final round
+    on the held-out ones too (None before)."""
+    candidate: Candidate
+    tune: StrategyResult
+    held: StrategyResult | None
+    index_bytes: int
+    seconds: float
+    row: dict[str, Any] = field(default_factory=dict)  # its line in the log
+
+    @property
+    def label(self) -> str:
+        return self.candidate.label
+
+
+@dataclass
+class TuneResult:
+    """What ``tune`` found, as ``to_json`` writes it (``seamcut tune --json``). ``documents``
+    here: the files searched (paths, for the winner's command); ``failures``: files that could
+    not be read (each with its reason)."""
+    k: int
+    model: str
+    seed: int
+    budget: int
+    questions: dict[str, int]
+    documents: list[str]
+    space: Space
+    rounds: list[dict[str, Any]]
+    log: list[dict[str, Any]]
+    points: list[dict[str, Any]]
+    winner: dict[str, Any] | None
+    defaults: list[dict[str, Any]]
+    cost: dict[str, Any]
+    docs_given: list[str] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+
+    @property
+    def pareto(self) -> list[dict[str, Any]]:
+        return pareto_front(self.points)
+
+    def to_json(self) -> dict[str, Any]:
+        """The result as plain data; hit rates as fractions 0..1, seconds wall-clock."""
+        return {
+            "k": self.k, "model": self.model, "seed": self.seed, "budget": self.budget,
+            "questions": dict(self.questions), "documents": len(self.documents),
+            "space": {"chunkings": [s.label for s in self.space.chunkings], "modes": list(self.space.modes),
+                      "candidates": len(self.space.candidates()), "dropped": self.space.dropped,
+                      "source": self.space.source},
+            "rounds": self.rounds, "log": self.log, "points": self.points, "pareto": self.pareto,
+            "winner": self.winner, "defaults": self.defaults, "cost": self.cost,
+        }
+
+
+def write_tune_json(result: TuneResult, path: str | Path) -> None:
+    """``result.to_json()`` as a file."""
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(json.dumps(result.to_json(), ensure_ascii=False, indent=1), encoding="utf-8")
+
+
+def split_questions(questions: Sequence[Question], held_out: float, seed: int
+                    ) -> tuple[list[Question], list[Question]]:
+    """The questions split once into a tune part and a held-out part (``held_out``: the share
+    held out, 0 <= held_out < 1), stratified by the language of the question text: the
+    ``round(n * held_out)`` held out are shared among the languages in proportion (largest
+    remainders first), each language's drawn by its own seeded shuffle; each part in the given
+    order."""
+    from ..language import detect
+
+    if not 0 <= held_out < 1:
+        raise ValueError(f"held-out share must be at least 0 and below 1; got {held_out!r}")
+    groups: dict[str, list[int]] = {}
+    for i, q in enumerate(questions):
+        groups.setdefault(detect(q.question) or "", []).append(i)
+    total = min(round(len(questions) * held_out), len(questions) - 1)
+    quota = {lang: len(m) * held_out for lang, m in groups.items()}
+    counts = {lang: math.floor(v) for lang, v in quota.items()}
+    for lang in sorted(quota, key=lambda g: (counts[g] - quota[g], g))[:max(0, total - sum(counts.values()))]:
+        counts[lang] += 1
+    held: set[int] = set()
+    for language in sorted(groups):
+        members = groups[language]
+        random.Random(f"{seed}:{language}").shuffle(members)
+        held.update(members[:counts[language]])
+    return ([q for i, q in enumerate(questions) if i not in held],
+            [q for i, q in enumerate(questions) if i in held])
+
+
+def default_candidates(names: Sequence[str] | None = None) -> list[Candidate]:
+    """Strategies with their defaults, searched hybrid: what the winner is tested against
+    (``names``; None: every registered strategy)."""
+    return [Candidate(parse_spec(name), "hybrid") for name in (REGISTRY if names is None else names)]
+
+
+def quality(res: StrategyResult, k: int, budget: int | None) -> tuple[float, ...]:
+    """What "best" sorts by: most hits within ``budget`` tokens, then MRR within it, then the
+    fewest tokens sent per question at ``k`` (equal quality: the cheaper wins)."""
+    return (*ranking(k, budget)(res), -res.tokens_per_question)
+
+
+@dataclass
+class _Plan:
+    """The rounds' sizes: tune questions and documents per halving round (nested prefixes of
+    seeded orders), then the final round on everything."""
+    questions: list[Question]          # the tune questions in their seeded order
+    documents: list[str]               # every file in a seeded order
+    halving: int                       # halving rounds before the final one
+    eta: int = 3
+
+    def round_questions(self, r: int) -> list[Question]:
+        """Tune questions of halving round ``r`` (1-based): a 1/eta^(rounds left) share, at least
+        ``MIN_QUESTIONS``."""
+        share = self.share(r)
+        n = max(min(MIN_QUESTIONS, len(self.questions)), math.ceil(len(self.questions) * share))
+        return self.questions[:n]
+
+    def share(self, r: int) -> float:
+        """The share of questions and documents round ``r`` sees: 1/eta per round left."""
+        return float(self.eta) ** -(self.halving - r + 1)
+
+    def round_documents(self, r: int, asked: Sequence[Question]) -> list[str]:
+        """The files that hold ``asked``'s answers and a share of the others (all files where a
+        question names no file: its answer could be anywhere)."""
+        named = [s for q in asked for s in [q.source, *(sp.source for sp in q.spans)] if s]
+        if any(not (q.source or q.spans) for q in asked):
+            return sorted(self.documents)
+        holding = {d for d in self.documents if any(source_matches(s, d) for s in named)}
+        n = math.ceil(len(self.documents) * self.share(r))
+        return sorted(holding | set(self.documents[:n]))
+
+
+def tune(documents: Sequence[str | Path], questions: Sequence[Question], *, embedder: Embedder,
+         workdir: str | Path, space: Space | None = None, k: int = 4, model: str = "default",
+         seed: int = 0, held_out: float = 0.3, eta: int = 3, token_budget: int | None = None,
+         minutes: float | None = None, exhaustive: bool = False, finalists: int = 3,
+         front: int = 4, defaults: Sequence[str] | None = None, progress: bool = True,
+         read_options: ReadOptions = ReadOptions(), catalog: Catalog | None = None,
+         limits: Limits = Limits()) -> TuneResult:
+    """Search ``space`` (default: ``default_space()``) for the chunking and search mode that
+    serve ``questions`` best over ``documents`` (files and folders), indexes under
+    ``workdir/index/SPEC/DOCUMENT-SET``.
+
+    ``held_out``: the share of the answerable questions held out (seeded by ``seed``); ``eta``:
+    how much each round grows and cuts; ``token_budget``: tokens sent per question "best" is
+    judged at (None: the median tokens per question at ``k`` of the round-1 candidates);
+    ``minutes``: wall-clock time allowed (None: no limit): rounds are planned from the time the
+    last one took, and where time runs out the search stops and reports the best so far, with
+    ``cost["stopped_early"]`` saying what was not done; ``exhaustive``: every candidate on every
+    document and tune question in one round; ``finalists``: how many of the last halving round's
+    best reach the final round; ``front``: how many of its Pareto points (cheapest first) join
+    them; ``defaults``: the strategies whose defaults (hybrid) reach the final round and are
+    tested against the winner (None: every registered one). ``embedder`` embeds every chunk and
+    query: give it a cache so nothing is embedded twice (``load_embedder(..., cache=True)``).
+
+    Raises ``ValueError`` for no documents, no answerable question, a held-out share outside
+    [0, 1), ``eta`` under 2 or a budget that is not positive.
+    """
+    started = time.perf_counter()
+    space = space or default_space()
+    if eta < 2:
+        raise ValueError(f"eta must be at least 2; got {eta}")
+    if token_budget is not None and token_budget < 1:
+        raise ValueError(f"token budget: {token_budget} is not a positive number of tokens")
+    versus = default_candidates(defaults)  # an unknown name stops before any work
+    if minutes is not None and minutes <= 0:
+        raise ValueError(f"time budget: {minutes} is not a positive number of minutes")
+    paths = [str(f) for f in expand(list(documents))]
+    if not paths:
+        raise ValueError(f"no documents to tune on in {', '.join(map(str, documents))}")
+    answerable = [q for q in questions if q.answerable]
+    tune_qs, held_qs = split_questions(answerable, held_out, seed)
+    if not tune_qs:
+        raise ValueError("no answerable question to tune on")
+    order = list(tune_qs)
+    random.Random(f"{seed}:questions").shuffle(order)
+    files = sorted(paths)
+    random.Random(f"{seed}:documents").shuffle(files)
+    candidates = space.candidates()
+    halving = 0 if exhaustive else _halving_rounds(len(candidates), len(tune_qs), finalists, eta)
+    plan = _Plan(order, files, halving, eta)
+    search = _Search(Path(workdir), embedder, model, k, read_options, catalog, limits, progress,
+                     None if minutes is None else started + 60 * minutes)
+    search.every = len(paths)
+    before = getattr(embedder, "computed_tokens", 0)
+
+    budget = token_budget
+    previous: list[_Judged] = []
+    alive = candidates
+    stopped: str | None = None
+    to_final = True
+    for r in range(1, halving + 1):
+        asked = plan.round_questions(r)
+        if r > 1 and search.too_slow(alive, asked, halving - r + 2):
+            stopped = (f"the time budget of {minutes:g} min would run out: halving rounds {r} to "
+                       f"{halving} were skipped, the final round judged round {r - 1}'s best")
+            break
+        judged, done = search.round(r, alive, plan.round_documents(r, asked), asked, [])
+        if budget is None and judged:
+            budget = default_budget(j.tune.tokens_per_question for j in judged) or 1
+        if not done:
+            stopped = (f"the time budget of {minutes:g} min ran out in round {r} ({len(judged)} of "
+                       f"{len(alive)} candidates judged): the later rounds and the held-out "
+                       "scoring were not done; the best so far is reported")
+            previous = previous or judged
+            to_final = False
+            break
+        assert budget is not None
+        alive = search.cut(judged, budget, eta)
+        previous = judged
+    final: list[_Judged] = []
+    if to_final:
+        chosen = _finalists(candidates, previous, alive, budget, k, finalists, front, versus)
+        final, done = search.round(halving + 1, chosen, sorted(paths), tune_qs, held_qs)
+        if budget is None:
+            budget = default_budget(j.tune.tokens_per_question for j in final) or 1
+        if not done:
+            stopped = (f"the time budget of {minutes:g} min ran out in the final round "
+                       f"({len(final)} of {len(chosen)} candidates judged on every document)")
+    scored = final or previous
+    if not scored:
+        raise ValueError(f"the time budget of {minutes:g} min ran out before one candidate was judged")
+    assert budget is not None
+    return _result(search, space, scored, budget, k, model, seed, paths, documents, versus,
+                   {"tune": len(tune_qs), "held_out": len(held_qs),
+                    "no_answer": len(questions) - len(answerable)},
+                   time.perf_counter() - started, getattr(embedder, "computed_tokens", 0) - before,
+                   stopped)
+
+
+def _halving_rounds(n: int, questions: int, finalists: int, eta: int) -> int:
+    """How many halving rounds: the cuts by ``eta`` that bring ``n`` candidates down to
+    ``finalists``, but no more than the rounds whose questions still grow by ``eta`` from
+    ``MIN_QUESTIONS`` (a round on the same questions as the one before would only repeat it)."""
+    cuts = 0
+    while n > max(1, finalists):
+        n = math.ceil(n / eta)
+        cuts += 1
+    growing = 1
+    while questions >= MIN_QUESTIONS * eta ** growing:
+        growing += 1
+    return min(cuts, growing)
+
+
+def _finalists(space: list[Candidate], previous: list[_Judged], alive: list[Candidate],
+               budget: int | None, k: int, finalists: int, front: int,
+               defaults: list[Candidate]) -> list[Candidate]:
+    """The final round's candidates: the best ``finalists`` still in, the cheapest ``front``
+    points of the last round's Pareto front, and every strategy's defaults, hybrid (in the
+    space's order, the defaults outside it after)."""
+    if not previous:  # no halving round: everything, on everything
+        chosen = {c.label for c in alive}
+    else:
+        still = {c.label for c in alive}
+        best = sorted([j for j in previous if j.label in still], key=lambda j: quality(j.tune, k, budget),
+                      reverse=True)[:finalists]
+        points = [{**j.row, **_budget_fields(j.tune, budget or 1)} for j in previous]
+        cheap = sorted(pareto_front(points), key=lambda p: (p["tokens_per_question"], p["index_bytes"]))
+        chosen = {j.label for j in best} | {p["label"] for p in cheap[:front]}
+    chosen |= {c.label for c in defaults}
+    out = [c for c in space if c.label in chosen]
+    return out + [c for c in defaults if c.label not in {o.label for o in out}]
+
+
+class _Search:
+    """Builds the rounds' indexes and judges candidates on them, keeping the log."""
+
+    def __init__(self, work: Path, embedder: Embedder, model: str, k: int, read_options: ReadOptions,
+                 catalog: Catalog | None, limits: Limits, progress: bool, deadline: float | None) -> None:
+        self.work, self.embedder, self.model, self.k = work, embedder, model, k
+        self.read_options, self.catalog, self.limits = read_options, catalog, limits
+        self.progress, self.deadline = progress, deadline
+        self.folders: dict[str, Path] = {}        # chunking label -> its last round's index folder
+        self.log: list[dict[str, Any]] = []
+        self.rounds: list[dict[str, Any]] = []
+        self.failures: list[str] = []
+        self.index_tokens: dict[str, int] = {}    # chunking label -> tokens of its full index
+        self.every = 0                            # how many files the corpus has
+        self.rate: float | None = None            # seconds per candidate and question, last round
+        self.judged: list[_Judged] = []           # every candidate judged, a log row each
+
+    def out_of_time(self) -> bool:
+        return self.deadline is not None and time.perf_counter() > self.deadline
+
+    def too_slow(self, alive: list[Candidate], asked: list[Question], rounds_left: int) -> bool:
+        """Whether the rounds left (each about as costly as this one would be) would overrun."""
+        if self.deadline is None or self.rate is None:
+            return False
+        estimate = self.rate * len(alive) * len(asked) * rounds_left
+        return time.perf_counter() + estimate > self.deadline
+
+    def round(self, number: int, candidates: list[Candidate], docs: list[str], asked: list[Question],
+              held: list[Question]) -> tuple[list[_Judged], bool]:
+        """Every candidate judged on ``asked`` (and ``held``) over the files ``docs``; whether
+        the round was finished (False: the time budget ran out)."""
+        t0 = time.perf_counter()
+        tokens0 = getattr(self.embedder, "computed_tokens", 0)
+        chunkings: dict[str, list[Candidate]] = {}
+        for c in candidates:
+            chunkings.setdefault(c.spec.label, []).append(c)
+        digests = Digests(docs)
+        judged: list[_Judged] = []
+        done = True
+        with Steps(len(chunkings), f"round {number}: {len(candidates)} candidates, {len(docs)} documents, "
+                                   f"{len(asked)} questions", self.progress) as bar:
+            for label, group in chunkings.items():
+                if self.out_of_time() and (judged or self.judged):  # one chunking at least
+                    done = False
+                    break
+                judged += self._chunking(group[0].spec, group, docs, asked, held, digests)
+                bar.advance(label=label)
+        seconds = time.perf_counter() - t0
+        if judged:
+            self.rate = seconds / (len(judged) * max(1, len(asked) + len(held)))
+        self.rounds.append({"round": number, "documents": len(docs), "questions": len(asked),
+                            "candidates": len(candidates), "kept": len(judged),  # until the cut
+                            "seconds": round(seconds, 3),
+                            "embedded_tokens": getattr(self.embedder, "computed_tokens", 0) - tokens0})
+        for j in judged:
+            j.row = {"round": number, **_row(j, len(docs)), "kept": True, "dropped": None}
+            self.log.append(j.row)
+            self.judged.append(j)
+        return judged, done
+
+    def _chunking(self, spec: StrategySpec, group: list[Candidate], docs: list[str],
+                  asked: list[Question], held: list[Question], digests: Digests) -> list[_Judged]:
+        """One chunking's index over ``docs`` (grown from its last round's), searched in each
+        mode of ``group``."""
+        t0 = time.perf_counter()
+        folder = self.work / "index" / spec.slug / _docset(docs)
+        last = self.folders.get(spec.label)
+        if last is not None and last != folder and last.is_dir() and not folder.exists():
+            shutil.copytree(last, folder)  # grown, not rebuilt: only the added files are indexed
+        index, report, _ = index_files(folder, spec, spec.options, docs, self.embedder, self.model,
+                                       self.read_options, self.catalog, self.limits, False, digests)
+        self.folders[spec.label] = folder
+        for f in map(str, report.failures):
+            if f not in self.failures:
+                self.failures.append(f)
+        if not index.files:
+            raise ValueError(f"no documents read for {spec.label}: "
+                             + ("; ".join(self.failures[:5]) or ", ".join(docs[:5])))
+        sizes = chunk_tokens(index)
+        size = index_bytes(index)
+        if len(docs) == self.every:  # an index of the whole corpus: what `seamcut index` would embed
+            self.index_tokens[spec.label] = sum(sizes)
+        build = (time.perf_counter() - t0) / len(group)
+        out = []
+        for c in group:
+            t1 = time.perf_counter()
+            res = judge(c.label, plain_options(spec.options), index, [*asked, *held], self.k, c.mode,
+                        report, False, sizes)
+            tune_part = dataclasses.replace(res, outcomes=res.outcomes[:len(asked)])
+            held_part = dataclasses.replace(res, outcomes=res.outcomes[len(asked):]) if held else None
+            out.append(_Judged(c, tune_part, held_part, size, build + time.perf_counter() - t1))
+        return out
+
+    def cut(self, judged: list[_Judged], budget: int, eta: int) -> list[Candidate]:
+        """The candidates that go on: the best 1/``eta`` by ``quality``, less any the leader
+        beats by more than noise on hits within ``budget`` tokens (paired, on the same
+        questions); the log says of each other one by whom, the p-value and why."""
+        ordered = sorted(judged, key=lambda j: quality(j.tune, self.k, budget), reverse=True)
+        leader, keep = ordered[0], math.ceil(len(ordered) / eta)
+        kept = []
+        for place, j in enumerate(ordered):
+            if j is leader:
+                kept.append(j.candidate)
+                continue
+            test = compare_hits(leader.label, leader.tune.hits_within(budget), j.label,
+                                j.tune.hits_within(budget))
+            if test.significant and test.best_hits > test.other_hits:
+                why = (f"fewer hits within {budget} tokens than the leader by more than noise "
+                       f"({test.other_hits} against {test.best_hits} of {len(j.tune.outcomes)})")
+            elif place >= keep:
+                why = (f"place {place + 1} of {len(ordered)} by hits within {budget} tokens, then "
+                       f"MRR, then fewest tokens; the best {keep} (1/{eta}) go on")
+            else:
+                kept.append(j.candidate)
+                continue
+            j.row.update(kept=False, dropped={"by": leader.label, "p_value": test.p_value, "reason": why})
+        self.rounds[-1]["kept"] = len(kept)
+        still = {c.label for c in kept}
+        return [j.candidate for j in judged if j.label in still]
+
+
+def _docset(docs: Sequence[str]) -> str:
+    """A folder name for a set of files: how many, and a digest of their paths."""
+    import hashlib
+    digest = hashlib.sha256("\n".join(sorted(docs)).encode("utf-8", "surrogatepass")).hexdigest()[:10]
+    return f"{len(docs)}-files-{digest}"
+
+
+def index_bytes(index: Index) -> int:
+    """What an index holds, in bytes: its chunk vectors (float32) and the UTF-8 text of its chunks
+    and parents; the same for the same chunks however the folder was written (on-disk sizes
+    depend on the write history)."""
+    import pyarrow.compute as pc
+
+    total = 0
+    tables = index.store.tables()
+    for name in ("chunks", "parents"):
+        if name not in tables:
+            continue
+        table = index.store.table(name)
+        texts = table.search().select(["text"]).limit(None).to_arrow().column("text")
+        total += int(pc.sum(pc.binary_length(texts)).as_py() or 0)
+        if name == "chunks":
+            vector = table.schema.field("vector").type
+            total += len(texts) * 4 * int(getattr(vector, "list_size", 0) or 0)
+    return total
+
+
+def _budget_fields(res: StrategyResult, budget: int) -> dict[str, Any]:
+    at = res.at_budget(budget)
+    return {"budget_hits": at.hits, "budget_hit_rate": at.hit_rate}
+
+
+def _row(j: _Judged, documents: int) -> dict[str, Any]:
+    """A log row (without round, kept and dropped; the budget's fields once it is known): the
+    candidate's scores on its tune questions."""
+    t = j.tune
+    return {"label": j.label, "spec": j.candidate.spec.label, "mode": j.candidate.mode,
+            "documents": documents, "questions": len(t.outcomes), "hits": t.hits,
+            "hit_rate": t.hit_rate, "hits_at_1": sum(o.rank == 1 for o in t.outcomes), "mrr": t.mrr,
+            "budget_hits": None, "budget_hit_rate": None,
+            "tokens_per_question": round(t.tokens_per_question, 1), "chunks": t.chunks,
+            "index_bytes": j.index_bytes, "seconds": round(j.seconds, 3)}
+
+
+def _result(search: _Search, space: Space, scored: list[_Judged], budget: int, k: int, model: str,
+            seed: int, paths: list[str], given: Sequence[str | Path], versus: list[Candidate],
+            questions: dict[str, int],
+            seconds: float, embedded: int, stopped: str | None) -> TuneResult:
+    """The result from the last round judged: its points (tune and held-out figures), the front,
+    the winner and the defaults against it."""
+    for j in search.judged:  # every row scored at the budget, known only after round 1
+        j.row.update(_budget_fields(j.tune, budget))
+    defaults = {c.label for c in versus}
+    points = [{**j.row, **_held_fields(j, budget), "default": j.label in defaults} for j in scored]
+    best = max(scored, key=lambda j: quality(j.tune, k, budget))
+    versus = []
+    for j in scored:
+        if j.label in defaults:
+            entry = _summary(j, budget, given, model)
+            entry["comparison"] = (None if best.held is None or j.held is None or not best.held.outcomes
+                                   else compare_hits(best.label, best.held.hits_within(budget), j.label,
+                                                     j.held.hits_within(budget)).to_dict())
+            versus.append(entry)
+    # one `seamcut index` of the corpus: its default strategy, structure (or any full index judged)
+    index_tokens = search.index_tokens.get("structure") or next(iter(search.index_tokens.values()), 0)
+    cost = {"seconds": round(seconds, 3), "embedded_tokens": embedded, "index_tokens": index_tokens,
+            "index_equivalents": round(embedded / index_tokens, 3) if index_tokens else None,
+            "stopped_early": stopped}
+    read = [p for p in paths if not any(f.startswith(p) for f in search.failures)]
+    return TuneResult(k, model, seed, budget, questions, read, space, search.rounds, search.log, points,
+                      _summary(best, budget, given, model), versus, cost, [str(d) for d in given],
+                      search.failures)
+
+
+def _held_fields(j: _Judged, budget: int) -> dict[str, Any]:
+    h = j.held
+    if h is None or not h.outcomes:
+        return {"held_out_hit_rate": None, "held_out_mrr": None, "held_out_budget_hit_rate": None}
+    return {"held_out_hit_rate": h.hit_rate, "held_out_mrr": h.mrr,
+            "held_out_budget_hit_rate": h.at_budget(budget).hit_rate}
+
+
+def _summary(j: _Judged, budget: int, given: Sequence[str | Path], model: str) -> dict[str, Any]:
+    """A candidate as the winner and the defaults are written: its spec as a command, and its
+    tune and held-out figures."""
+    held = _held_fields(j, budget)
+    spec = j.candidate.spec.label
+    docs = " ".join(shlex.quote(str(d)) for d in given) or "DOCS"
+    flags = "" if model == "default" else f" --model {shlex.quote(model)}"
+    return {"label": j.label, "spec": spec, "mode": j.candidate.mode,
+            "command": f"seamcut index {docs} --db {shlex.quote(DB)} --strategy '{spec}'{flags}",
+            "search": j.candidate.mode,
+            "tune_hit_rate": j.tune.hit_rate, "held_out_hit_rate": held["held_out_hit_rate"],
+            "tune_mrr": j.tune.mrr, "held_out_mrr": held["held_out_mrr"],
+            "tune_budget_hit_rate": j.tune.at_budget(budget).hit_rate,
+            "held_out_budget_hit_rate": held["held_out_budget_hit_rate"],
+            "tokens_per_question": round(j.tune.tokens_per_question, 1), "index_bytes": j.index_bytes}

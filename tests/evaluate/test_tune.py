@@ -1,0 +1,144 @@
+"""`tune` on a small corpus made here, where one chunking is clearly better: every answer is a
+whole paragraph of about 45 words, which no 32-token chunk can hold and a 256-token chunk holds
+whole. The halving must find it, drop the hopeless ones by a paired test, give the same result
+twice, agree with the exhaustive search, and write every key of the JSON contract."""
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from seamcut.corpus import Limits
+from seamcut.embed import load_embedder
+from seamcut.evaluate.questions import Question
+from seamcut.evaluate.space import parse_space
+from seamcut.evaluate.tune import tune, write_tune_json
+
+WORDS = ("river valley farmer seed rain soil harvest market price water canal village tractor "
+         "fertiliser season cattle milk wheat barley orchard storage grain truck loan credit").split()
+TOPICS = ["kelp", "quinoa", "sorghum", "millet", "cassava", "teff", "lentil", "sesame", "jute",
+          "saffron", "indigo", "vanilla", "cardamom", "cumin", "fennel", "mustard", "taro", "yam"]
+
+SPACE = {"modes": ["vector", "text"], "strategies": {"recursive": {"size": [32, 256], "overlap": 0}}}
+
+
+def make_corpus(folder):
+    """Six documents of three sections each; a question per section whose answer is the whole
+    paragraph under it (its first 45 words)."""
+    rng = random.Random(7)
+    docs = folder / "docs"
+    docs.mkdir()
+    questions = []
+    for d in range(6):
+        parts = [f"# Crop notes {d}\n"]
+        for s in range(3):
+            topic = TOPICS[3 * d + s]
+            words = [rng.choice(WORDS) for _ in range(60)]
+            words[0:3] = [f"The", topic, "notes:"]
+            paragraph = " ".join(words) + "."
+            parts.append(f"## {topic.title()} growing\n\n{paragraph}\n")
+            questions.append(Question(f"d{d}s{s}", f"What do the notes say about {topic} growing?",
+                                      (" ".join(words[:45]),), source=f"doc{d}.md"))
+        (docs / f"doc{d}.md").write_text("\n".join(parts), encoding="utf-8")
+    return docs, questions
+
+
+@pytest.fixture(scope="module")
+def setup(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("tune")
+    docs, questions = make_corpus(tmp)
+    embedder = load_embedder(None, cache=tmp / "embeddings")  # a cache of this test's own
+    return tmp, docs, questions, embedder
+
+
+def run(setup, **kw):
+    tmp, docs, questions, embedder = setup
+    return tune([docs], questions, embedder=embedder, workdir=tmp / "work", space=parse_space(SPACE),
+                defaults=["recursive"], progress=False, limits=Limits(workers=1), **kw)
+
+
+def _without_timings(data):
+    data = json.loads(json.dumps(data))
+    for row in data["rounds"] + data["log"] + data["points"] + data["pareto"]:
+        row.pop("seconds", None)
+        row.pop("embedded_tokens", None)  # the second run embeds nothing: the cache
+    data.pop("cost")
+    return data
+
+
+def test_halving_finds_the_clear_winner_and_drops_the_hopeless_by_a_paired_test(setup, tmp_path):
+    first = run(setup)
+    data = first.to_json()
+    assert data["questions"] == {"tune": 13, "held_out": 5, "no_answer": 0}
+    assert data["winner"]["spec"] == "recursive:size=256:overlap=0"
+    assert data["winner"]["tune_hit_rate"] == 1.0 and data["winner"]["held_out_hit_rate"] == 1.0
+    assert data["winner"]["command"].endswith("--strategy 'recursive:size=256:overlap=0'")
+    round1 = [r for r in data["log"] if r["round"] == 1]
+    assert len(round1) == 4 and data["rounds"][0]["questions"] == 8
+    assert data["rounds"][0]["kept"] == sum(r["kept"] for r in round1) <= 2  # the best 1/3 at most
+    # round 1: the documents holding the 8 questions' answers, and a third of the others
+    assert data["rounds"][0]["documents"] < 6 and data["rounds"][-1]["documents"] == 6
+    # the winner's index grown from its round-1 folder, one folder per set of documents
+    grown = setup[0] / "work" / "index" / "recursive_size-256_overlap-0"
+    folders = sorted(f.name.split("-")[0] for f in grown.iterdir())
+    assert folders == sorted([str(data["rounds"][0]["documents"]), "6"])
+    small = [r for r in round1 if r["spec"] == "recursive:size=32:overlap=0"]
+    assert all(r["hits"] == 0 and not r["kept"] for r in small)
+    for r in small:  # beaten 8 to 0 on the same questions: more than noise, whatever the cut said
+        assert r["dropped"]["p_value"] < 0.05 and "more than noise" in r["dropped"]["reason"]
+        assert r["dropped"]["by"].startswith("recursive:size=256:overlap=0 @")
+    # the final round: the best of round 1 and the default on every document and question
+    final = data["rounds"][-1]
+    assert final["questions"] == 13 and len(data["points"]) == final["candidates"]
+    assert {p["label"] for p in data["points"]} >= {"recursive @hybrid", data["winner"]["label"]}
+    default = next(d for d in data["defaults"] if d["label"] == "recursive @hybrid")
+    assert default["comparison"]["best"] == data["winner"]["label"]
+    assert {p["label"] for p in data["pareto"]} <= {p["label"] for p in data["points"]}
+    assert data["cost"]["embedded_tokens"] > 0 and data["cost"]["index_tokens"] > 0
+
+    # the same inputs and seed: the same result but for timings (the second run only searches)
+    again = run(setup)
+    assert _without_timings(again.to_json()) == _without_timings(data)
+    assert again.cost["embedded_tokens"] == 0
+
+    # every candidate on everything, in one round: the same winner
+    full = run(setup, exhaustive=True).to_json()
+    assert len(full["rounds"]) == 1 and full["rounds"][0]["candidates"] == 5  # 4 + the default
+    assert full["winner"]["spec"] == data["winner"]["spec"]
+
+    # the JSON contract: every key present
+    out = tmp_path / "tune.json"
+    write_tune_json(first, out)
+    saved = json.loads(out.read_text(encoding="utf-8"))
+    assert set(saved) >= {"k", "model", "seed", "budget", "questions", "documents", "space", "rounds",
+                          "log", "points", "pareto", "winner", "defaults", "cost"}
+    assert set(saved["space"]) >= {"chunkings", "modes", "candidates"}
+    assert set(saved["rounds"][0]) == {"round", "documents", "questions", "candidates", "kept",
+                                       "seconds", "embedded_tokens"}
+    row_keys = {"round", "label", "spec", "mode", "documents", "questions", "hits", "hit_rate", "hits_at_1",
+                "mrr", "budget_hits", "budget_hit_rate", "tokens_per_question", "chunks", "index_bytes",
+                "kept", "dropped", "seconds"}
+    assert all(set(r) == row_keys for r in saved["log"])
+    assert all(set(p) == row_keys | {"held_out_hit_rate", "held_out_mrr", "held_out_budget_hit_rate",
+                                     "default"} for p in saved["points"])
+    summary = {"label", "spec", "mode", "command", "search", "tune_hit_rate", "held_out_hit_rate", "tune_mrr",
+               "held_out_mrr", "tune_budget_hit_rate", "held_out_budget_hit_rate", "tokens_per_question",
+               "index_bytes"}
+    assert set(saved["winner"]) == summary
+    assert all(set(d) == summary | {"comparison"} for d in saved["defaults"])
+    assert set(saved["cost"]) == {"seconds", "embedded_tokens", "index_tokens", "index_equivalents",
+                                  "stopped_early"}
+    assert saved["cost"]["stopped_early"] is None
+
+
+def test_a_time_budget_too_small_stops_and_says_what_was_not_done(setup):
+    result = run(setup, minutes=1e-6)  # time for the first chunking only
+    stopped = result.cost["stopped_early"]
+    assert "ran out in round 1 (2 of 4 candidates judged)" in stopped and "not done" in stopped
+    assert len(result.points) == 2 and all(p["held_out_hit_rate"] is None for p in result.points)
+    assert result.winner["label"] in {p["label"] for p in result.points}
+    with pytest.raises(ValueError, match="eta"):
+        run(setup, eta=1)
+    with pytest.raises(ValueError, match="token budget"):
+        run(setup, token_budget=0)

@@ -1,0 +1,38 @@
+"""`seamcut tune`, run as a user runs it, on three small documents and a space of two chunkings."""
+from __future__ import annotations
+
+import json
+
+from tests.test_cli_index import docs, run  # noqa: F401  (the fixture)
+
+SPACE = "modes: [vector, hybrid]\nstrategies:\n  recursive: {size: [48, 200], overlap: 0}\n"
+
+
+def test_tune_prints_the_table_and_the_winner_and_writes_json(docs):  # noqa: F811
+    (docs / "space.yaml").write_text(SPACE, encoding="utf-8")
+    out = docs / "tune.json"
+    r = run("tune", str(docs / "docs"), "-q", str(docs / "questions.yaml"), "--space", str(docs / "space.yaml"),
+            "--out", str(docs / "work"), "--json", str(out), "--held-out", "0.25")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert data["questions"] == {"tune": 3, "held_out": 1, "no_answer": 1} and data["documents"] == 3
+    assert data["space"]["chunkings"] == ["recursive:size=48:overlap=0", "recursive:size=200:overlap=0"]
+    # every strategy's defaults, hybrid, reach the final round and are tested against the winner
+    assert {d["spec"] for d in data["defaults"]} == {"fixed", "sentence", "paragraph", "recursive",
+                                                     "structure", "semantic", "parent-child"}
+    assert "final round: 3 documents, 3 tune and 1 held-out questions" in r.stdout
+    assert "parent-child @hybrid" in r.stdout
+    w = data["winner"]
+    assert f"* winner: {w['label']}" in r.stderr and f"--strategy '{w['spec']}'" in r.stderr
+    assert f"--mode {w['mode']}" in r.stderr and "cost:" in r.stderr
+
+
+def test_tune_bad_inputs_name_the_file(docs):  # noqa: F811
+    bad = docs / "space.yaml"
+    bad.write_text("strategies:\n  recursive: {sise: [48]}\n", encoding="utf-8")
+    r = run("tune", str(docs / "docs"), "-q", str(docs / "questions.yaml"), "--space", str(bad))
+    assert r.returncode == 2 and f"{bad}: strategies.recursive.sise" in r.stderr
+    r = run("tune", str(docs / "docs"), "-q", str(docs / "missing.yaml"))
+    assert r.returncode == 2 and "missing.yaml: no such file" in r.stderr
+    r = run("tune", str(docs / "docs"), "-q", str(docs / "questions.yaml"), "--held-out", "1")
+    assert r.returncode == 2 and "held-out share" in r.stderr
