@@ -18,7 +18,7 @@ import pytest
 from seamcut.build import saved_report
 from seamcut.corpus import ReadJob, ReadOptions, read_file
 from seamcut.processes import IsolatedPool, Killed
-from seamcut.progress import Throughput
+from seamcut.progress import Steps, Throughput
 from tests.pool_jobs import job
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -81,6 +81,17 @@ def test_progress_without_a_terminal_writes_a_line_every_few_seconds(capsys):
     assert len(lines) >= 3
     assert "0/3 files" in lines[0] and "ETA ?" in lines[0]
     assert "1/3 files, 2 pages" in lines[-1] and "500 tokens" in lines[-1] and "ETA 0:0" in lines[-1]
+
+
+def test_steps_without_a_terminal_write_a_line_every_few_seconds(capsys):
+    with Steps(4, "round 1", every=0.1, terminal=False) as bar:
+        time.sleep(0.25)
+        bar.advance(label="recursive")
+        time.sleep(0.15)
+    lines = [x for x in capsys.readouterr().err.splitlines() if x.startswith("round 1")]
+    assert len(lines) >= 3
+    assert lines[0].startswith("round 1: 0/4, 0:00 elapsed") and "ETA" not in lines[0]
+    assert lines[-1].startswith("round 1 recursive: 1/4") and "ETA 0:0" in lines[-1]
 
 
 # -- the command, as a user runs it -------------------------------------------------------------

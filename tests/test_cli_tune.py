@@ -12,7 +12,8 @@ def test_tune_prints_the_table_and_the_winner_and_writes_json(docs):  # noqa: F8
     (docs / "space.yaml").write_text(SPACE, encoding="utf-8")
     out = docs / "tune.json"
     r = run("tune", str(docs / "docs"), "-q", str(docs / "questions.yaml"), "--space", str(docs / "space.yaml"),
-            "--out", str(docs / "work"), "--json", str(out), "--held-out", "0.25")
+            "--out", str(docs / "work"), "--json", str(out), "--held-out", "0.25",
+            "--report", str(docs / "tune.html"))
     assert r.returncode == 0, r.stderr
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["questions"] == {"tune": 3, "held_out": 1, "no_answer": 1} and data["documents"] == 3
@@ -25,6 +26,8 @@ def test_tune_prints_the_table_and_the_winner_and_writes_json(docs):  # noqa: F8
     w = data["winner"]
     assert f"* winner: {w['label']}" in r.stderr and f"--strategy '{w['spec']}'" in r.stderr
     assert f"--mode {w['mode']}" in r.stderr and "cost:" in r.stderr
+    page = (docs / "tune.html").read_text(encoding="utf-8")  # drawn from the same JSON
+    assert f"Winner: {w['label']}" in page and all(p["label"] in page for p in data["points"])
 
 
 def test_tune_bad_inputs_name_the_file(docs):  # noqa: F811

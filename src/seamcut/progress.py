@@ -4,17 +4,53 @@ from __future__ import annotations
 from typing import Any
 
 
-class Steps:
+class _Ticker:
+    """Where stderr is not a terminal (a log file, CI, a pipe): ``log()`` every ``every`` seconds
+    from a daemon thread, whether or not anything moved meanwhile, so a long run is never silent."""
+    every: float = 5.0
+    _ticker: Any = None
+
+    def _start_ticking(self) -> None:
+        import threading
+        self._quit = threading.Event()
+        self._ticker = threading.Thread(target=self._tick, daemon=True, name="seamcut-progress")
+        self._ticker.start()
+
+    def _tick(self) -> None:
+        while not self._quit.wait(self.every):
+            self.log()
+
+    def _stop_ticking(self) -> None:
+        if self._ticker is not None:
+            self._quit.set()
+            self._ticker.join()
+            self._ticker = None
+
+    def log(self) -> None:
+        raise NotImplementedError
+
+
+class Steps(_Ticker):
     """A context manager for a progress bar of ``total`` steps on stderr; nothing is drawn when
     ``show`` is false or there is a single step. ``advance(n, label)`` moves it ``n`` steps and
-    may change the text in front of it."""
+    may change the text in front of it. Off a terminal, a line every ``every`` seconds instead."""
 
-    def __init__(self, total: int, label: str, show: bool = True) -> None:
+    def __init__(self, total: int, label: str, show: bool = True, every: float = 5.0,
+                 terminal: bool | None = None) -> None:
+        import sys
+        import time
         self.total, self.label, self.show = total, label, show and total > 1
+        self.every = every
+        self.terminal = sys.stderr.isatty() if terminal is None else terminal
+        self.done, self.text = 0, label
+        self._clock = time.monotonic
+        self.started = self._clock()
         self._bar: Any = None
 
     def __enter__(self) -> "Steps":
-        if self.show:
+        if self.show and not self.terminal:
+            self._start_ticking()
+        elif self.show:
             from rich.console import Console
             from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                                        TimeElapsedColumn, TimeRemainingColumn)
@@ -27,16 +63,27 @@ class Steps:
         return self
 
     def advance(self, n: int = 1, label: str | None = None) -> None:
+        self.done += n
+        self.text = f"{self.label} {label}" if label else self.label
         if self._bar is not None:
-            description = f"{self.label} {label}" if label else self.label
-            self._bar.update(self._task, advance=n, description=description)
+            self._bar.update(self._task, advance=n, description=self.text)
+
+    def log(self) -> None:
+        """One line on stderr: the steps done, the time taken and the time left."""
+        import sys
+        elapsed = self._clock() - self.started
+        left = (f", ETA {_clock_text(elapsed * (self.total - self.done) / self.done)}"
+                if self.done else "")
+        print(f"{self.text}: {self.done:,}/{self.total:,}, {_clock_text(elapsed)} elapsed{left}",
+              file=sys.stderr, flush=True)
 
     def __exit__(self, *exc: Any) -> None:
+        self._stop_ticking()
         if self._bar is not None:
             self._bar.__exit__(*exc)
 
 
-class Throughput:
+class Throughput(_Ticker):
     """Progress of a long build over ``files`` files of ``size`` bytes in all: files done, pages
     and model tokens per second, failures, and the time left (from the bytes done so far: a
     file's size says more about its work than its count does).
@@ -57,11 +104,8 @@ class Throughput:
         self._bar: Any = None
 
     def __enter__(self) -> "Throughput":
-        if self.show and not self.terminal:  # a line every few seconds, even while nothing ends
-            import threading
-            self._quit = threading.Event()
-            self._ticker = threading.Thread(target=self._tick, daemon=True, name="seamcut-progress")
-            self._ticker.start()
+        if self.show and not self.terminal:
+            self._start_ticking()
         if self.show and self.terminal:
             from rich.console import Console
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
@@ -82,10 +126,6 @@ class Throughput:
         self.failed += failed
         if self._bar is not None:
             self._bar.update(self._task, advance=1, rates=self.rates())
-
-    def _tick(self) -> None:
-        while not self._quit.wait(self.every):
-            self.log()
 
     def elapsed(self) -> float:
         return self._clock() - self.started
@@ -111,9 +151,7 @@ class Throughput:
               flush=True)
 
     def __exit__(self, *exc: Any) -> None:
-        if getattr(self, "_ticker", None) is not None:
-            self._quit.set()
-            self._ticker.join()
+        self._stop_ticking()
         if self._bar is not None:
             self._bar.__exit__(*exc)
 

@@ -14,6 +14,7 @@ from seamcut.embed import load_embedder
 from seamcut.evaluate.questions import Question
 from seamcut.evaluate.space import parse_space
 from seamcut.evaluate.tune import tune, write_tune_json
+from seamcut.index import Index
 
 WORDS = ("river valley farmer seed rain soil harvest market price water canal village tractor "
          "fertiliser season cattle milk wheat barley orchard storage grain truck loan credit").split()
@@ -118,14 +119,15 @@ def test_halving_finds_the_clear_winner_and_drops_the_hopeless_by_a_paired_test(
                                        "seconds", "embedded_tokens"}
     row_keys = {"round", "label", "spec", "mode", "documents", "questions", "hits", "hit_rate", "hits_at_1",
                 "mrr", "budget_hits", "budget_hit_rate", "tokens_per_question", "chunks", "index_bytes",
-                "kept", "dropped", "seconds"}
+                "index", "kept", "dropped", "seconds"}
     assert all(set(r) == row_keys for r in saved["log"])
     assert all(set(p) == row_keys | {"held_out_hit_rate", "held_out_mrr", "held_out_budget_hit_rate",
                                      "default"} for p in saved["points"])
     summary = {"label", "spec", "mode", "command", "search", "tune_hit_rate", "held_out_hit_rate", "tune_mrr",
                "held_out_mrr", "tune_budget_hit_rate", "held_out_budget_hit_rate", "tokens_per_question",
-               "index_bytes"}
+               "index_bytes", "index"}
     assert set(saved["winner"]) == summary
+    assert len(Index(saved["winner"]["index"]).files) == saved["documents"]  # judged there, kept
     assert all(set(d) == summary | {"comparison"} for d in saved["defaults"])
     assert set(saved["cost"]) == {"seconds", "embedded_tokens", "index_tokens", "index_equivalents",
                                   "stopped_early"}

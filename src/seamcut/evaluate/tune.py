@@ -64,6 +64,7 @@ class _Judged:
     held: StrategyResult | None
     index_bytes: int
     seconds: float
+    folder: Path | None = None  # the index it was searched in
     row: dict[str, Any] = field(default_factory=dict)  # its line in the log
 
     @property
@@ -409,7 +410,7 @@ class _Search:
                         report, False, sizes)
             tune_part = dataclasses.replace(res, outcomes=res.outcomes[:len(asked)])
             held_part = dataclasses.replace(res, outcomes=res.outcomes[len(asked):]) if held else None
-            out.append(_Judged(c, tune_part, held_part, size, build + time.perf_counter() - t1))
+            out.append(_Judged(c, tune_part, held_part, size, build + time.perf_counter() - t1, folder))
         return out
 
     def cut(self, judged: list[_Judged], budget: int, eta: int) -> list[Candidate]:
@@ -481,7 +482,8 @@ def _row(j: _Judged, documents: int) -> dict[str, Any]:
             "hit_rate": t.hit_rate, "hits_at_1": sum(o.rank == 1 for o in t.outcomes), "mrr": t.mrr,
             "budget_hits": None, "budget_hit_rate": None,
             "tokens_per_question": round(t.tokens_per_question, 1), "chunks": t.chunks,
-            "index_bytes": j.index_bytes, "seconds": round(j.seconds, 3)}
+            "index_bytes": j.index_bytes, "index": None if j.folder is None else str(j.folder),
+            "seconds": round(j.seconds, 3)}
 
 
 def _result(search: _Search, space: Space, scored: list[_Judged], budget: int, k: int, model: str,
@@ -536,4 +538,5 @@ def _summary(j: _Judged, budget: int, given: Sequence[str | Path], model: str) -
             "tune_mrr": j.tune.mrr, "held_out_mrr": held["held_out_mrr"],
             "tune_budget_hit_rate": j.tune.at_budget(budget).hit_rate,
             "held_out_budget_hit_rate": held["held_out_budget_hit_rate"],
-            "tokens_per_question": round(j.tune.tokens_per_question, 1), "index_bytes": j.index_bytes}
+            "tokens_per_question": round(j.tune.tokens_per_question, 1), "index_bytes": j.index_bytes,
+            "index": None if j.folder is None else str(j.folder)}
