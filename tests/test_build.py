@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from seamcut.build import saved_report
+from seamcut.build import saved_report, model_sized
 from seamcut.corpus import ReadJob, ReadOptions, read_file
 from seamcut.processes import IsolatedPool, Killed
 from seamcut.progress import Steps, Throughput
@@ -199,3 +199,13 @@ def test_bad_files_are_reported_and_the_run_goes_on(tmp_path):
         line = next((x for x in err.splitlines() if name in x and "✗" in x), None)
         assert line is not None, f"{name} not reported:\n{err}"
         assert reason in line, line
+
+
+def test_a_model_folder_sizes_chunks_with_its_own_tokenizer(tmp_path):
+    folder = tmp_path / "model"
+    folder.mkdir()
+    (folder / "tokenizer.json").write_text("{}", encoding="utf-8")
+    assert model_sized({"size": 64}, str(folder)) == {"size": 64, "tokenizer": str(folder / "tokenizer.json")}
+    assert model_sized({"tokenizer": "tiktoken:cl100k_base"}, str(folder)) == {"tokenizer": "tiktoken:cl100k_base"}
+    assert model_sized({"size": 64}, "default") == {"size": 64}
+    assert model_sized({}, "openai:text-embedding-3-small") == {}  # no folder: nothing to give

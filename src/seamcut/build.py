@@ -25,7 +25,7 @@ import threading
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -326,6 +326,17 @@ def _put(q: "queue.Queue[Any]", item: Any, workers: Sequence[_Worker]) -> None:
             return
         except queue.Full:
             continue
+
+
+def model_sized(opts: Mapping[str, Any], model: str) -> dict[str, Any]:
+    """``opts`` with sizes counted by the embedding model's own tokenizer: for a model folder
+    (sentence-transformers) and no tokenizer named, its ``tokenizer.json``. The default model's
+    tokenizer is the strategies' own default; another model (an API) has none to give."""
+    folder = Path(model)
+    if "tokenizer" in opts or model == "default" or not folder.is_dir():
+        return dict(opts)
+    file = folder / "tokenizer.json"
+    return {**opts, "tokenizer": str(file if file.is_file() else folder)}
 
 
 def build_index(index: Index, paths: Sequence[str | Path], strategy: str, options: dict[str, Any], *,

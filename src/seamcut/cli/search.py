@@ -34,9 +34,10 @@ def index_command(
     Files are read and cut in worker processes, embedded and written in batches as they come;
     a stopped run (even killed) resumes where it was when run again. One run updates an index
     at a time: another one waits for it (--wait to give up)."""
-    from ..build import build_index
+    from ..build import build_index, model_sized
     from ..index import Index, remove_index
     name, opts = cutting.resolve()
+    opts = model_sized(opts, model)
     if rebuild:
         remove_index(db, wait)
     index = Index(db, strategy=name, options=opts, model=model, wait=wait)

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from ..api import chunk as chunk_document
-from ..build import BuildReport, Stage, WorkerEmbedder, build_index, saved_report
+from ..build import BuildReport, Stage, WorkerEmbedder, build_index, model_sized, saved_report
 from ..catalog import Catalog
 from ..corpus import Limits, ReadOptions, file_hash
 from ..embed import CachedEmbedder, Embedder
@@ -352,6 +352,7 @@ def _check_budgets(budgets: Sequence[int] | None) -> None:
 def _cut_here(folder: Path, spec: StrategySpec, opts: Mapping[str, Any], documents: Sequence[Document],
               embedder: Embedder, model: str, hashes: Mapping[str, str] | None) -> tuple[Index, BuildReport]:
     """Documents in memory cut in this process into a fresh index at ``folder``."""
+    opts = model_sized(opts, model)
     cut_opts = dict(opts)
     if spec.name == "semantic":
         cut_opts.setdefault("embedder", embedder)
@@ -377,6 +378,7 @@ def index_files(folder: Path, spec: StrategySpec, opts: Mapping[str, Any], paths
     was rebuilt (None: it was not). An index that holds every file as it is now is not built
     at all (no worker started)."""
     t0 = time.perf_counter()
+    opts = model_sized(opts, model)
     plain = plain_options(opts)
     inputs = _inputs(paths, read_options, catalog)
     index, rebuilt = _open_or_rebuild(folder, spec.name, plain, model, embedder, inputs, paths)
