@@ -66,8 +66,9 @@ class Comparison:
         """One line a person can act on."""
         if self.best_hits == self.other_hits and self.only_best == self.only_other:
             return f"{self.other} ties {self.best}"
-        if self.significant:
-            return f"{self.best} beats {self.other} (p = {self.p_value:.3g})"
+        if self.significant:  # "best" was chosen elsewhere (tune: on other questions): either way
+            winner, loser = ((self.best, self.other) if self.ci_low > 0 else (self.other, self.best))
+            return f"{winner} beats {loser} (p = {self.p_value:.3g})"
         return (f"{self.best} vs {self.other}: the difference may be noise (p = {self.p_value:.2g}; "
                 f"{self.level:.0%} interval {self.ci_low:+.1%} to {self.ci_high:+.1%})")
 
