@@ -34,6 +34,7 @@ import argparse  # noqa: E402
 import json  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
+from dataclasses import replace  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any, Sequence  # noqa: E402
 
@@ -88,6 +89,10 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     space = load_space(space_file) if space_file else None
     model, embedder = embedder_for(args.model, Path(args.cache_dir))
     questions = load_questions(qfile)
+    if args.corpus == "chroma":  # its questions name a corpus by stem: the file is NAME.md
+        questions = [replace(q, source=f"{q.source}.md",
+                             spans=tuple(replace(sp, source=f"{sp.source}.md") for sp in q.spans))
+                     for q in questions]
     workdir = Path(args.out) / args.corpus.replace("/", "_")
     common = dict(space=space, k=args.k, model=model, embedder=embedder, seed=args.seed,
                   workdir=workdir, progress=not args.quiet)
