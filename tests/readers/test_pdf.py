@@ -554,3 +554,15 @@ def test_parse_cache_key_covers_every_file_of_the_pdf_package(monkeypatch):
     modules = sorted(Path(package.__file__).resolve().parent.glob("*.py"))
     assert len(modules) > 10
     assert [m for m in modules if m not in read] == []
+
+
+def test_a_character_outside_the_bmp_is_one_code_point_not_two_surrogates():
+    # pdfium gives U+F0854 (a private-use bracket in this Korean report) as a UTF-16 surrogate
+    # pair, two characters; read as two, the text held lone surrogates that no tokenizer takes,
+    # and every strategy failed on the file (found by the 9,000-page run)
+    import seamcut
+
+    doc = read_pdf(PDFS / "docling" / "normal_4pages.pdf")
+    doc.text.encode("utf-8")  # strict: no lone surrogate
+    assert "\U000f0854 이슈와 논점 \U000f0855" in doc.text
+    assert seamcut.chunk(doc, "structure")

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .glyphs import PDF_SPACES, page_word_breaks
+from .glyphs import PDF_SPACES, page_word_breaks, pdf_char
 
 
 @dataclass(slots=True)
@@ -64,9 +64,14 @@ def pdfium_words(page, textpage, chars: list[dict[str, Any]] | None = None,
     cur: list[_Glyph] = []
     style: _Style = ("", 0.0, True, -1)
     space = False  # a space since the last character (for ``chars``)
-    for i in range(raw.FPDFText_CountChars(tp)):
-        u = raw.FPDFText_GetUnicode(tp, i)
-        ch = "-" if u == 2 else chr(u) if 0 < u < 0x110000 else ""  # 2: pdfium's line-end hyphen
+    count = raw.FPDFText_CountChars(tp)
+    second = -1  # the index a surrogate pair's second half takes
+    for i in range(count):
+        if i == second:
+            continue
+        u, ch, width = pdf_char(raw, tp, i, count)
+        second = i + 1 if width == 2 else -1
+        ch = "-" if u == 2 else ch  # 2: pdfium's line-end hyphen
         if not ch or ch in PDF_SPACES or u == 0xFFFE or raw.FPDFText_IsGenerated(tp, i):
             if breaks.get(i) is not False:
                 _end_word(words, cur, style)
