@@ -17,7 +17,7 @@ import math
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterator
 
 #: a gap between two clusters wider than this share of the font size is a word break (a word space
 #: in Devanagari fonts is about 0.26 of the size; glyphs of one word overlap by a little)
@@ -72,19 +72,22 @@ def _joins_next(ch: str) -> bool:
     return ch in _JOINERS or unicodedata.combining(ch) == 9
 
 
-def pdf_char(raw: Any, tp: Any, i: int, count: int) -> tuple[int, str, int]:
-    """pdfium character ``i`` of text page ``tp`` (of ``count``): its UTF-16 unit, its text and
-    how many character indices it takes. pdfium gives a character outside the BMP as two, a
-    surrogate pair: they are one code point, taking two indices; an unpaired surrogate (no
-    character at all, and text no encoder takes) is U+FFFD; 0 gives ""."""
-    u = raw.FPDFText_GetUnicode(tp, i)
-    if 0xD800 <= u < 0xDC00 and i + 1 < count:
-        low = raw.FPDFText_GetUnicode(tp, i + 1)
+def pdf_chars(raw: Any, tp: Any) -> Iterator[tuple[int, int, str]]:
+    """``(index, UTF-16 unit, text)`` of each character of pdfium text page ``tp``. pdfium gives
+    a character outside the BMP as two, a surrogate pair: they are one code point, at the first
+    one's index; an unpaired surrogate (no character at all, and text no encoder takes) is
+    U+FFFD; 0 gives ""."""
+    count = raw.FPDFText_CountChars(tp)
+    i = 0
+    while i < count:
+        u = raw.FPDFText_GetUnicode(tp, i)
+        low = raw.FPDFText_GetUnicode(tp, i + 1) if 0xD800 <= u < 0xDC00 and i + 1 < count else 0
         if 0xDC00 <= low < 0xE000:
-            return u, chr(0x10000 + ((u - 0xD800) << 10) + (low - 0xDC00)), 2
-    if 0xD800 <= u < 0xE000:
-        return u, "\ufffd", 1
-    return u, chr(u) if 0 < u < 0x110000 else "", 1
+            yield i, u, chr(0x10000 + ((u - 0xD800) << 10) + (low - 0xDC00))
+            i += 2
+            continue
+        yield i, u, "\ufffd" if 0xD800 <= u < 0xE000 else chr(u) if 0 < u < 0x110000 else ""
+        i += 1
 
 
 def read_chars(textpage) -> list[Char]:
@@ -94,13 +97,7 @@ def read_chars(textpage) -> list[Char]:
     tp = textpage.raw
     rect, mat = raw.FS_RECTF(), raw.FS_MATRIX()
     out = []
-    count = raw.FPDFText_CountChars(tp)
-    second = -1  # the index a surrogate pair's second half takes
-    for i in range(count):
-        if i == second:
-            continue
-        u, ch, width = pdf_char(raw, tp, i, count)
-        second = i + 1 if width == 2 else -1
+    for i, u, ch in pdf_chars(raw, tp):
         generated = bool(raw.FPDFText_IsGenerated(tp, i))
         space = not ch or ch in PDF_SPACES or u == 0xFFFE
         if space or generated:
@@ -212,4 +209,4 @@ def page_word_breaks(textpage) -> dict[int, bool]:
 
 
 __all__ = ["BREAK_GAP", "PDF_SPACES", "Char", "Cluster", "clusters", "gap", "is_indic", "page_word_breaks",
-           "pdf_char", "read_chars", "word_breaks"]
+           "pdf_chars", "read_chars", "word_breaks"]

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from .glyphs import PDF_SPACES, page_word_breaks, pdf_char
+from .glyphs import PDF_SPACES, page_word_breaks, pdf_chars
 
 
 @dataclass(slots=True)
@@ -64,13 +64,7 @@ def pdfium_words(page, textpage, chars: list[dict[str, Any]] | None = None,
     cur: list[_Glyph] = []
     style: _Style = ("", 0.0, True, -1)
     space = False  # a space since the last character (for ``chars``)
-    count = raw.FPDFText_CountChars(tp)
-    second = -1  # the index a surrogate pair's second half takes
-    for i in range(count):
-        if i == second:
-            continue
-        u, ch, width = pdf_char(raw, tp, i, count)
-        second = i + 1 if width == 2 else -1
+    for i, u, ch in pdf_chars(raw, tp):
         ch = "-" if u == 2 else ch  # 2: pdfium's line-end hyphen
         if not ch or ch in PDF_SPACES or u == 0xFFFE or raw.FPDFText_IsGenerated(tp, i):
             if breaks.get(i) is not False:
