@@ -60,6 +60,8 @@ CORPORA = {
                REPO.parent / "shared" / "data" / "chroma_eval" / "questions_df.csv", None),
 }
 SPACES = {"chroma": HERE / "spaces" / "chroma.yaml"}
+#: the share of questions held out in both runs (the split the two winners are paired on)
+HELD_OUT = 0.3
 
 
 def embedder_for(model: str, cache_dir: Path) -> tuple[str, Any]:
@@ -94,7 +96,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                              spans=tuple(replace(sp, source=f"{sp.source}.md") for sp in q.spans))
                      for q in questions]
     workdir = Path(args.out) / args.corpus.replace("/", "_")
-    common = dict(space=space, k=args.k, model=model, embedder=embedder, seed=args.seed,
+    common = dict(space=space, k=args.k, model=model, embedder=embedder, seed=args.seed, held_out=HELD_OUT,
                   workdir=workdir, progress=not args.quiet)
     if catalog is not None:
         common["catalog"] = load_catalog(catalog)
@@ -105,7 +107,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         runs[name] = seamcut.tune(docs, questions, exhaustive=exhaustive, **common)
         seconds[name] = time.perf_counter() - t0
     halving, full = runs["halving"], runs["exhaustive"]
-    _, held = split_questions([q for q in questions if q.answerable], 0.3, args.seed)
+    _, held = split_questions([q for q in questions if q.answerable], HELD_OUT, args.seed)
     budget = full.budget
     w, e = halving.winner["label"], full.winner["label"]
     hw, kw = held_hits(full, w, held, args.k, budget)

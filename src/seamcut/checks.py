@@ -60,19 +60,15 @@ def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Cor
     """
     from .corpus import Corpus, Limits, ReadOptions
     from .embed import load_embedder
-    from .evaluate import check_sources, load_questions
+    from .evaluate import check_sources
     from .evaluate import compare as judge
-    from .readers import expand
     from .strategies import REGISTRY
     from .strategies.spec import parse_spec
 
     names = list(strategies) if strategies else list(REGISTRY)
     for name in names:
         parse_spec(name)  # an unknown strategy or option stops before any work
-    if isinstance(questions, (str, os.PathLike)):
-        asked, where = load_questions(questions), questions
-    else:
-        asked, where = list(questions), "questions"
+    asked, where = _asked(questions)
     items = documents.documents if isinstance(documents, Corpus) else _listed(documents)
     in_memory = isinstance(documents, Corpus) or (bool(items) and all(isinstance(d, Document)
                                                                           for d in items))
@@ -82,9 +78,7 @@ def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Cor
             raise ValueError("no documents read: " + "; ".join(map(str, failed[:5])))
         sources = [d.source for d in items]
     else:
-        sources = [str(f) for f in expand(items)]
-        if not any(Path(f).is_file() for f in sources):
-            raise ValueError(f"no documents read from {', '.join(map(str, items))}: no file there")
+        sources = _files(items)
     check_sources(asked, sources, where)
     opts: dict[str, Any] = {key: v for key, v in (("size", size), ("overlap", overlap)) if v is not None}
     if unit != "tokens":
@@ -123,21 +117,14 @@ def tune(documents: "PathLike | Sequence[PathLike]", questions: "PathLike | Sequ
     """
     from .corpus import Limits, ReadOptions
     from .embed import load_embedder
-    from .evaluate import check_sources, load_questions
+    from .evaluate import check_sources
     from .evaluate.space import load_space
     from .evaluate.tune import tune as search
-    from .readers import expand
 
     chosen = load_space(space) if isinstance(space, (str, os.PathLike)) else space
-    if isinstance(questions, (str, os.PathLike)):
-        asked, where = load_questions(questions), questions
-    else:
-        asked, where = list(questions), "questions"
+    asked, where = _asked(questions)
     items = _listed(documents)
-    sources = [str(f) for f in expand(items)]
-    if not any(Path(f).is_file() for f in sources):
-        raise ValueError(f"no documents read from {', '.join(map(str, items))}: no file there")
-    check_sources(asked, sources, where)
+    check_sources(asked, _files(items), where)
     emb = embedder or load_embedder(None if model == "default" else model, cache=True)
     with tempfile.TemporaryDirectory(prefix="seamcut-tune-") as scratch:
         return search(items, asked, embedder=emb, workdir=scratch if workdir is None else workdir,
@@ -145,6 +132,23 @@ def tune(documents: "PathLike | Sequence[PathLike]", questions: "PathLike | Sequ
                       token_budget=token_budget, minutes=minutes, exhaustive=exhaustive,
                       progress=progress, read_options=read_options or ReadOptions(),
                       catalog=catalog, limits=limits or Limits())
+
+
+def _asked(questions: "PathLike | Sequence[Question]") -> tuple[list["Question"], Any]:
+    """The test set (read where a file is named) and what to call it in an error."""
+    from .evaluate import load_questions
+    if isinstance(questions, (str, os.PathLike)):
+        return load_questions(questions), questions
+    return list(questions), "questions"
+
+
+def _files(items: Sequence[Any]) -> list[str]:
+    """The files that files and folders name; ValueError where none is there."""
+    from .readers import expand
+    sources = [str(f) for f in expand(items)]
+    if not any(Path(f).is_file() for f in sources):
+        raise ValueError(f"no documents read from {', '.join(map(str, items))}: no file there")
+    return sources
 
 
 def inspect(chunks: "PathLike | Iterable[Any]",
