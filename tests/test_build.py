@@ -40,6 +40,29 @@ def test_each_job_runs_isolated_under_its_limits():
     assert isinstance(got["raise"], ValueError)
 
 
+def _pids(results: list[str]) -> set[str]:
+    return {r.split(" done in ")[1].split(" ")[0] for r in results}
+
+
+def test_a_pool_open_as_a_context_keeps_its_workers_between_runs():
+    """Inside ``with``, every run uses the same workers (started once); a run abandoned half-way
+    stops them, and the next run inside the block starts fresh ones; outside, each run has its own."""
+    pool = IsolatedPool(job, 2, timeout=30)
+    with pool:
+        first = [r for _, r in pool.run(["a", "b", "c", "d"])]
+        second = [r for _, r in pool.run(["e", "f", "g", "h"])]
+        assert all(isinstance(r, str) for r in first + second)
+        kept = _pids(first) | _pids(second)
+        assert 1 <= len(kept) <= 2  # the same two processes ran both
+        for _ in pool.run(["i", "j", "k", "l", "m"]):
+            break  # abandoned with jobs in flight
+        third = [r for _, r in pool.run(["n", "o", "p"])]
+        assert _pids(third).isdisjoint(kept)
+    fourth = [r for _, r in pool.run(["q", "r", "s"])]
+    fifth = [r for _, r in pool.run(["t", "u", "v"])]
+    assert _pids(fourth).isdisjoint(_pids(fifth))
+
+
 def test_a_file_that_changes_while_read_is_read_as_one_version(tmp_path):
     """Its hash and its text come from the same bytes, or it is reported as changing."""
     path = tmp_path / "live.txt"

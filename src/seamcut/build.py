@@ -36,7 +36,7 @@ from .index import Index
 from .index.disk import DiskFullError, is_disk_full
 from .index.folder import Cut
 from .model import Chunk
-from .processes import usable_cpus
+from .processes import IsolatedPool, usable_cpus
 from .strategies.held import held_reports
 from .progress import Throughput
 
@@ -339,18 +339,28 @@ def model_sized(opts: Mapping[str, Any], model: str) -> dict[str, Any]:
     return {**opts, "tokenizer": str(file if file.is_file() else folder)}
 
 
+def cutting_pool(limits: Limits, files: int) -> IsolatedPool:
+    """Reading-and-cutting workers for builds of up to ``files`` files under ``limits``, to open
+    with ``with`` and hand to each ``build_index`` of a series (one start for all of them)."""
+    workers = limits.workers if limits.workers is not None else max(1, min(usable_cpus(), files))
+    return replace(limits, workers=workers).pool(cut_file, files)
+
+
 def build_index(index: Index, paths: Sequence[str | Path], strategy: str, options: dict[str, Any], *,
                 read_options: ReadOptions = ReadOptions(), catalog: Catalog | None = None,
                 limits: Limits = Limits(), cache: str | Path | bool | None = True,
                 batch_texts: int = 512, progress: bool = True,
-                terminal: bool | None = None, label: str = "indexing") -> BuildReport:
+                terminal: bool | None = None, label: str = "indexing",
+                pool: IsolatedPool | None = None) -> BuildReport:
     """Read, cut, embed and write every file named by ``paths`` into ``index``.
 
     ``strategy``/``options``: how to cut (``seamcut.chunk``'s, the index's own); ``limits``: the
     reading workers (default one per core, each file under 30 min and 1.5 GiB); ``cache``: the
     parsed-document cache (``read_corpus``'s); ``batch_texts``: chunk texts per embedding call
     and write (a write is what a kill can lose); ``label``: what the progress line calls the
-    build. Files that fail are in ``failures``, with the reason; the others are written whatever
+    build; ``pool``: the reading workers (``cutting_pool``'s, open as a context manager by a
+    caller that builds several indexes in a row; None: started for this build and stopped at
+    its end, as ``limits`` says). Files that fail are in ``failures``, with the reason; the others are written whatever
     happens to those. Holds the index's write lock throughout (waiting for another build as
     ``index.wait`` says); a full disk raises ``DiskFullError``, with every batch before it kept.
     """
@@ -360,7 +370,7 @@ def build_index(index: Index, paths: Sequence[str | Path], strategy: str, option
     with index.writing():
         try:
             return _build(index, paths, strategy, options, read_options, catalog, limits, cache,
-                          batch_texts, progress, terminal, label)
+                          batch_texts, progress, terminal, label, pool)
         except DiskFullError:
             raise
         except Exception as exc:  # the embedding cache or the build report, in the index folder
@@ -372,7 +382,7 @@ def build_index(index: Index, paths: Sequence[str | Path], strategy: str, option
 def _build(index: Index, paths: Sequence[str | Path], strategy: str, options: dict[str, Any],
            read_options: ReadOptions, catalog: Catalog | None, limits: Limits,
            cache: str | Path | bool | None, batch_texts: int, progress: bool, terminal: bool | None,
-           label: str) -> BuildReport:
+           label: str, pool: IsolatedPool | None) -> BuildReport:
     t_start = time.perf_counter()
     report = BuildReport(recovered=index.recovered)
     earlier, finished = saved_report(index.path)
@@ -393,8 +403,7 @@ def _build(index: Index, paths: Sequence[str | Path], strategy: str, options: di
     probe = CutJob(None, strategy, options)
     embedder = index.embedder  # loaded (and checked) before any file is read
     index.settings.check_embedder(index.path, embedder.name)
-    workers = limits.workers if limits.workers is not None else max(1, min(usable_cpus(), len(jobs)))
-    pool = replace(limits, workers=workers).pool(cut_file, len(jobs))
+    pool = pool or cutting_pool(limits, len(jobs))
     lock = threading.Lock()
     to_embed: "queue.Queue[Any]" = queue.Queue(maxsize=max(4, 2 * pool.workers))
     to_write: "queue.Queue[Any]" = queue.Queue(maxsize=2)

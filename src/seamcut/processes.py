@@ -101,12 +101,34 @@ class IsolatedPool(Generic[J, R]):
     ``in_flight`` jobs started and not yet handed back (default: two per worker), so a slow
     consumer holds the pool back rather than piling results up. ``result`` is what ``fn``
     returned, a ``Killed`` for a job over a limit or a worker that died, or the exception ``fn``
-    raised. ``workers=0`` runs the jobs in this process (no limits apply there)."""
+    raised. ``workers=0`` runs the jobs in this process (no limits apply there).
+
+    Each ``run`` starts its workers and stops them at its end, unless the pool is open as a
+    context manager (``with pool: ...``): then the workers are started once and every ``run``
+    inside the block uses them (several builds in a row, as ``tune`` does, pay the start once)."""
 
     def __init__(self, fn: Callable[[J], R], workers: int, *, timeout: float | None = None,
                  memory_mb: int | None = None, in_flight: int | None = None) -> None:
         self.fn, self.workers, self.timeout, self.memory_mb = fn, max(0, workers), timeout, memory_mb
         self.in_flight = in_flight or 2 * max(1, self.workers)
+        self._kept: Any = None  # the workers kept between runs, inside ``with``
+        self._open = False
+
+    def __enter__(self) -> "IsolatedPool[J, R]":
+        self._open = True
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._open = False
+        if self._kept is not None:
+            self._kept.close()
+            self._kept.join()
+            self._kept = None
+
+    def _start(self) -> Any:
+        import pebble
+        return pebble.ProcessPool(self.workers, initializer=worker_init, initargs=(self.memory_mb,),
+                                  context=start_context())
 
     def run(self, jobs: Iterable[J]) -> Iterator[tuple[J, R | Killed | BaseException]]:
         if self.workers == 0:
@@ -116,9 +138,9 @@ class IsolatedPool(Generic[J, R]):
                 except Exception as exc:  # handed back like a worker's
                     yield job, exc
             return
-        import pebble
-        pool = pebble.ProcessPool(self.workers, initializer=worker_init, initargs=(self.memory_mb,),
-                                  context=start_context())
+        if self._open and self._kept is None:
+            self._kept = self._start()
+        pool = self._kept or self._start()
         pending: dict[Future, J] = {}
         todo = iter(jobs)
         try:
@@ -134,8 +156,14 @@ class IsolatedPool(Generic[J, R]):
                 for fut in done:
                     yield pending.pop(fut), self._outcome(fut)
         finally:
-            pool.stop() if pending else pool.close()
-            pool.join()
+            if pending:  # abandoned mid-way: its jobs' workers are stopped, kept ones too
+                pool.stop()
+                pool.join()
+                if pool is self._kept:
+                    self._kept = None  # the next run inside ``with`` starts fresh workers
+            elif pool is not self._kept:
+                pool.close()
+                pool.join()
 
     def _outcome(self, fut: Future) -> Any:
         import pebble

@@ -29,12 +29,14 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from ..api import chunk as chunk_document
-from ..build import BuildReport, Stage, WorkerEmbedder, build_index, model_sized, saved_report
+from ..build import (BuildReport, Stage, WorkerEmbedder, build_index, cutting_pool, model_sized,
+                     saved_report)
 from ..catalog import Catalog
 from ..corpus import Limits, ReadOptions, file_hash
 from ..embed import CachedEmbedder, Embedder
 from ..index import Hit, Index, IndexConfigError, remove_index
 from ..model import Document
+from ..processes import IsolatedPool
 from ..progress import Steps
 from ..readers import expand
 from ..strategies import REGISTRY
@@ -301,26 +303,27 @@ def compare(documents: Sequence[Document] | Sequence[str | Path], questions: Seq
     count = len(in_memory)
     digests = Digests(paths)
     answerable = [q for q in questions if q.answerable]
-    for spec, opts in settings:
-        folder = work / "index" / spec.slug
-        if in_memory:
-            index, report = _cut_here(folder, spec, opts, in_memory, embedder, model, hashes)
-            rebuilt = None
-        else:
-            index, report, rebuilt = index_files(folder, spec, opts, paths, embedder, model, read_options,
-                                            catalog, limits, progress, digests)
-            for f in map(str, report.failures):  # reading failures repeat; a cutting one may not
-                if f not in failures:
-                    failures.append(f if not results else f"{f} ({spec.label})")
-            notes += [w for w in dict.fromkeys(report.warnings) if w not in notes]
-            notes += [f"{spec.label}: {h}" for h in report.held]
-            count = max(count, len(index.files))
-            if not index.files:
-                raise ValueError(f"no documents read from {', '.join(paths)}"
-                                 + (f": {'; '.join(failures[:5])}" if failures else ""))
-        results.append(judge(spec.label, plain_options(opts), index, questions, k, mode, report, progress))
-        results[-1].rebuilt = rebuilt
-        results[-1].built = report if in_memory else (saved_report(folder)[0] or report)
+    with cutting_pool(limits, len(paths)) as pool:  # one start of the reading workers for all
+        for spec, opts in settings:
+            folder = work / "index" / spec.slug
+            if in_memory:
+                index, report = _cut_here(folder, spec, opts, in_memory, embedder, model, hashes)
+                rebuilt = None
+            else:
+                index, report, rebuilt = index_files(folder, spec, opts, paths, embedder, model, read_options,
+                                                     catalog, limits, progress, digests, pool)
+                for f in map(str, report.failures):  # reading failures repeat; a cutting one may not
+                    if f not in failures:
+                        failures.append(f if not results else f"{f} ({spec.label})")
+                notes += [w for w in dict.fromkeys(report.warnings) if w not in notes]
+                notes += [f"{spec.label}: {h}" for h in report.held]
+                count = max(count, len(index.files))
+                if not index.files:
+                    raise ValueError(f"no documents read from {', '.join(paths)}"
+                                     + (f": {'; '.join(failures[:5])}" if failures else ""))
+            results.append(judge(spec.label, plain_options(opts), index, questions, k, mode, report, progress))
+            results[-1].rebuilt = rebuilt
+            results[-1].built = report if in_memory else (saved_report(folder)[0] or report)
     result = CompareResult(k, mode, model, list(questions), results, _comparisons(results, answerable, k),
                            count, failures, comparisons_at_1=_comparisons(results, answerable, 1),
                            warnings=notes)
@@ -372,11 +375,13 @@ def _cut_here(folder: Path, spec: StrategySpec, opts: Mapping[str, Any], documen
 
 def index_files(folder: Path, spec: StrategySpec, opts: Mapping[str, Any], paths: Sequence[str],
            embedder: Embedder, model: str, read_options: ReadOptions, catalog: Catalog | None,
-           limits: Limits, progress: bool, digests: "Digests") -> tuple[Index, BuildReport, str | None]:
+           limits: Limits, progress: bool, digests: "Digests",
+           pool: IsolatedPool | None = None) -> tuple[Index, BuildReport, str | None]:
     """Files (``paths``, folders expanded) indexed at ``folder`` by ``build_index``, the index
     there reused where it can be; the index, the build's report, and why an index found there
     was rebuilt (None: it was not). An index that holds every file as it is now is not built
-    at all (no worker started)."""
+    at all (no worker started). ``pool``: reading workers kept open across several calls
+    (``seamcut.build.cutting_pool``)."""
     t0 = time.perf_counter()
     opts = model_sized(opts, model)
     plain = plain_options(opts)
@@ -390,7 +395,7 @@ def index_files(folder: Path, spec: StrategySpec, opts: Mapping[str, Any], paths
         cache = embedder.cache.folder if isinstance(embedder, CachedEmbedder) else None
         cut_opts["embedder"] = WorkerEmbedder(model, embedder.name, None if cache is None else str(cache))
     report = build_index(index, paths, spec.name, cut_opts, read_options=read_options, catalog=catalog,
-                         limits=limits, progress=progress, label=f"indexing {spec.label}")
+                         limits=limits, progress=progress, label=f"indexing {spec.label}", pool=pool)
     return index, report, rebuilt
 
 

@@ -34,10 +34,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
+from ..build import cutting_pool
 from ..catalog import Catalog
 from ..corpus import Limits, ReadOptions
 from ..embed import Embedder
 from ..index import Index
+from ..processes import IsolatedPool
 from ..progress import Steps
 from ..readers import expand
 from ..strategies import REGISTRY
@@ -242,39 +244,40 @@ def tune(documents: Sequence[str | Path], questions: Sequence[Question], *, embe
     search.every = len(paths)
     before = getattr(embedder, "computed_tokens", 0)
 
-    budget = token_budget
-    previous: list[_Judged] = []
-    alive = candidates
-    stopped: str | None = None
-    to_final = True
-    for r in range(1, halving + 1):
-        asked = plan.round_questions(r)
-        if r > 1 and search.too_slow(alive, asked, halving - r + 2):
-            stopped = (f"the time budget of {minutes:g} min would run out: halving rounds {r} to "
-                       f"{halving} were skipped, the final round judged round {r - 1}'s best")
-            break
-        judged, done = search.round(r, alive, plan.round_documents(r, asked), asked, [])
-        if budget is None and judged:
-            budget = default_budget(j.tune.tokens_per_question for j in judged) or 1
-        if not done:
-            stopped = (f"the time budget of {minutes:g} min ran out in round {r} ({len(judged)} of "
-                       f"{len(alive)} candidates judged): the later rounds and the held-out "
-                       "scoring were not done; the best so far is reported")
-            previous = previous or judged
-            to_final = False
-            break
-        assert budget is not None
-        alive = search.cut(judged, budget, eta)
-        previous = judged
-    final: list[_Judged] = []
-    if to_final:
-        chosen = _finalists(candidates, previous, alive, budget, k, finalists, front, versus)
-        final, done = search.round(halving + 1, chosen, sorted(paths), tune_qs, held_qs)
-        if budget is None:
-            budget = default_budget(j.tune.tokens_per_question for j in final) or 1
-        if not done:
-            stopped = (f"the time budget of {minutes:g} min ran out in the final round "
-                       f"({len(final)} of {len(chosen)} candidates judged on every document)")
+    with cutting_pool(limits, len(paths)) as search.pool:  # started once for every build
+        budget = token_budget
+        previous: list[_Judged] = []
+        alive = candidates
+        stopped: str | None = None
+        to_final = True
+        for r in range(1, halving + 1):
+            asked = plan.round_questions(r)
+            if r > 1 and search.too_slow(alive, asked, halving - r + 2):
+                stopped = (f"the time budget of {minutes:g} min would run out: halving rounds {r} to "
+                           f"{halving} were skipped, the final round judged round {r - 1}'s best")
+                break
+            judged, done = search.round(r, alive, plan.round_documents(r, asked), asked, [])
+            if budget is None and judged:
+                budget = default_budget(j.tune.tokens_per_question for j in judged) or 1
+            if not done:
+                stopped = (f"the time budget of {minutes:g} min ran out in round {r} ({len(judged)} of "
+                           f"{len(alive)} candidates judged): the later rounds and the held-out "
+                           "scoring were not done; the best so far is reported")
+                previous = previous or judged
+                to_final = False
+                break
+            assert budget is not None
+            alive = search.cut(judged, budget, eta)
+            previous = judged
+        final: list[_Judged] = []
+        if to_final:
+            chosen = _finalists(candidates, previous, alive, budget, k, finalists, front, versus)
+            final, done = search.round(halving + 1, chosen, sorted(paths), tune_qs, held_qs)
+            if budget is None:
+                budget = default_budget(j.tune.tokens_per_question for j in final) or 1
+            if not done:
+                stopped = (f"the time budget of {minutes:g} min ran out in the final round "
+                           f"({len(final)} of {len(chosen)} candidates judged on every document)")
     scored = final or previous
     if not scored:
         raise ValueError(f"the time budget of {minutes:g} min ran out before one candidate was judged")
@@ -336,6 +339,7 @@ class _Search:
         self.every = 0                            # how many files the corpus has
         self.rate: float | None = None            # seconds per candidate and question, last round
         self.judged: list[_Judged] = []           # every candidate judged, a log row each
+        self.pool: IsolatedPool | None = None      # the reading workers every build shares
 
     def out_of_time(self) -> bool:
         return self.deadline is not None and time.perf_counter() > self.deadline
@@ -390,7 +394,8 @@ class _Search:
         if last is not None and last != folder and last.is_dir() and not folder.exists():
             shutil.copytree(last, folder)  # grown, not rebuilt: only the added files are indexed
         index, report, _ = index_files(folder, spec, spec.options, docs, self.embedder, self.model,
-                                       self.read_options, self.catalog, self.limits, False, digests)
+                                       self.read_options, self.catalog, self.limits, False, digests,
+                                       self.pool)
         self.folders[spec.label] = folder
         for f in map(str, report.failures):
             if f not in self.failures:
