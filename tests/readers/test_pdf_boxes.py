@@ -156,11 +156,25 @@ def test_ocr_pages_get_tesseracts_word_boxes():
                if len(doc.text[ln[0]:ln[1]]) > 20)
 
 
-def test_pdftotext_pages_have_no_boxes():
-    doc = _read(PDFS / "docling" / "right_to_left_01.pdf")
+def test_right_to_left_lines_keep_pdfiums_boxes_and_pdftotext_paragraphs_have_none():
+    import shutil
+
+    from seamcut.readers.pdf.assemble import assemble
+    from seamcut.readers.pdf.extractors import pdftotext
+    from seamcut.readers.pdf.page import Page, plain_paragraphs
+
+    path = _need(PDFS / "docling" / "right_to_left_01.pdf")
+    if not shutil.which("pdftotext"):
+        pytest.skip("pdftotext not installed")
+    doc = _read(path)  # pdftotext's character order in pdfium's layout: pdfium's boxes
     assert doc.metadata["page_extractors"] == ["pdftotext"]
-    assert not any("bbox" in e.metadata or "lines" in e.metadata for e in doc.elements)
-    assert doc.metadata["page_sizes"]
+    check_boxes(doc)
+    assert all("lines" in e.metadata for e in doc.elements)
+    # a page read as pdftotext's paragraphs has no positions: no boxes
+    text = pdftotext(path, 1, None)
+    plain = assemble(path, [Page(1, 595.0, 842.0, "pdftotext", plain=plain_paragraphs(text))])
+    assert plain.elements and plain.metadata["page_sizes"] == [[595.0, 842.0]]
+    assert not any("bbox" in e.metadata or "lines" in e.metadata for e in plain.elements)
 
 
 @pytest.mark.parametrize("lines", [
