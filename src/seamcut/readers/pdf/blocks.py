@@ -39,6 +39,8 @@ class Block:
     italic: float = 0.0
     tag: str | None = None  # structure tag from a tagged PDF
     header_rows: int = 1  # tables: how many leading rows are the header
+    #: tables: each row's box (x0, top, x1, bottom), one per row of ``rows``; None where unknown
+    row_boxes: list[tuple[float, float, float, float]] | None = None
 
     @property
     def lines(self) -> list[str]:
