@@ -12,7 +12,7 @@ import seamcut
 from seamcut.diagnose import inspect_chunks, strategy_overlaps
 from seamcut.model import Chunk, Document
 from seamcut.report.inspect_html import render as render_inspection
-from seamcut.report.view import build_view, cut_all, strategies_of
+from seamcut.report.view import asks_overlap, build_view, cut_all, strategies_of
 from seamcut.report.view.data import (CHUNK_FIELDS, Chunking, document_data, sections,
                                       strategy_data)
 from seamcut.report.view.pages import SCALE
@@ -42,7 +42,7 @@ def _read_md(text: str) -> Document:
 def _rows(doc: Document, label: str, **options) -> dict:
     spec = strategies_of([label], options)[0]
     chunks = cut_all([doc], [spec])[label]
-    return strategy_data(doc, Chunking(label, chunks, spec.overlaps()))
+    return strategy_data(doc, Chunking(label, chunks, asks_overlap(spec)))
 
 
 def test_sections_cover_the_text_and_split_between_top_level_chunks(manual):

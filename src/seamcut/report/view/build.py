@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import json
 import shutil
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from ...diagnose import strategy_overlaps
 from ...model import Chunk, Document
+from ...strategies import REGISTRY
+from ...strategies.spec import StrategySpec, parse_spec
 from ..html import esc
 from .data import Chunking, document_data
 
@@ -26,52 +28,34 @@ STATIC = Path(__file__).with_name("static")
 STATIC_FILES = ("view.css", "view.js")
 
 
-@dataclass(frozen=True)
-class ViewStrategy:
-    """A strategy as the view cuts with it: ``label`` (the spec as written, compare's name),
-    the registry ``name`` and the ``options`` ``seamcut.chunk`` takes (sizes, tokenizer, ...)."""
-
-    label: str
-    name: str
-    options: Mapping[str, Any] = field(default_factory=dict)
-
-    @property
-    def slug(self) -> str:
-        from ...strategies.spec import slug
-        return slug(self.label)
-
-    def overlaps(self) -> bool:
-        """Whether these options ask for overlap between neighbours."""
-        from ...diagnose import strategy_overlaps
-        from ...strategies import REGISTRY
-        fields = REGISTRY[self.name][1].__dataclass_fields__
-        return strategy_overlaps(self.name, {k: v for k, v in self.options.items()
-                                             if k in fields and k not in ("tokenizer", "embedder")})
+def asks_overlap(spec: StrategySpec) -> bool:
+    """Whether ``spec``'s options ask for overlap between neighbours."""
+    fields = REGISTRY[spec.name][1].__dataclass_fields__
+    return strategy_overlaps(spec.name, {k: v for k, v in spec.options.items()
+                                         if k in fields and k not in ("tokenizer", "embedder")})
 
 
-def strategies_of(labels: Sequence[str], options: Mapping[str, Any] | None = None) -> list[ViewStrategy]:
-    """``ViewStrategy``s from specs (``NAME`` or ``NAME:OPTION=VALUE...``) with ``options``
-    (``--size`` and the like) under each spec's own. Raises ValueError for a bad spec."""
-    from ...strategies.spec import parse_spec
+def strategies_of(labels: Sequence[str], options: Mapping[str, Any] | None = None) -> list[StrategySpec]:
+    """Specs (``NAME`` or ``NAME:OPTION=VALUE...``) with ``options`` (``--size`` and the like,
+    what ``seamcut.chunk`` takes) under each spec's own. Raises ValueError for a bad spec."""
     out = []
     for label in labels:
         spec = parse_spec(label)
-        out.append(ViewStrategy(spec.label, spec.name, {**(options or {}), **spec.options}))
+        out.append(StrategySpec(spec.label, spec.name, {**(options or {}), **spec.options}))
     return out
 
 
-def strategies_of_run(run: Mapping[str, Any]) -> list[ViewStrategy]:
+def strategies_of_run(run: Mapping[str, Any]) -> list[StrategySpec]:
     """The strategies of a ``seamcut compare --json`` run, each with the options it ran with."""
-    from ...strategies.spec import parse_spec
     try:
         listed = run["strategies"]
-        return [ViewStrategy(s["name"], parse_spec(s["name"]).name, dict(s.get("options") or {}))
+        return [StrategySpec(s["name"], parse_spec(s["name"]).name, dict(s.get("options") or {}))
                 for s in listed]
     except (KeyError, TypeError) as exc:
         raise ValueError(f"not a seamcut compare --json file: no strategies with names ({exc})") from None
 
 
-def cut_all(documents: Sequence[Document], strategies: Sequence[ViewStrategy]) -> dict[str, list[Chunk]]:
+def cut_all(documents: Sequence[Document], strategies: Sequence[StrategySpec]) -> dict[str, list[Chunk]]:
     """Every document cut with every strategy: chunks keyed by strategy label, in document order
     (the same chunks and ids an index built with these options holds)."""
     from ...api import chunk
@@ -86,7 +70,7 @@ def cut_all(documents: Sequence[Document], strategies: Sequence[ViewStrategy]) -
     return out
 
 
-def build_view(out: str | Path, documents: Sequence[Document], strategies: Sequence[ViewStrategy],
+def build_view(out: str | Path, documents: Sequence[Document], strategies: Sequence[StrategySpec],
                chunkings: Mapping[str, Sequence[Chunk]] | None = None, *,
                compare: Mapping[str, Any] | None = None, search: bool = False,
                model: Any = None, page_images: bool = True, password: str | None = None) -> Path:
@@ -112,7 +96,7 @@ def build_view(out: str | Path, documents: Sequence[Document], strategies: Seque
     counts: dict[str, dict[str, int]] = {}
     for doc in documents:
         mine = by_doc.get(doc.id, {})
-        views = [Chunking(s.label, mine.get(s.label, []), s.overlaps(), model) for s in strategies]
+        views = [Chunking(s.label, mine.get(s.label, []), asks_overlap(s), model) for s in strategies]
         counts[doc.id] = {s.label: len(mine.get(s.label, [])) for s in strategies}
         write_document(root, doc, views, sizes.get(doc.id))
     if compare is not None:
@@ -188,7 +172,7 @@ def document_page(doc: Document, data: Mapping[str, Any]) -> str:
 """
 
 
-def index_page(documents: Sequence[Document], strategies: Sequence[ViewStrategy],
+def index_page(documents: Sequence[Document], strategies: Sequence[StrategySpec],
                counts: Mapping[str, Mapping[str, int]], questions: bool = False,
                search: bool = False) -> str:
     """``DIR/index.html``: each document with its chunk count per strategy (a link into the
@@ -208,7 +192,7 @@ def index_page(documents: Sequence[Document], strategies: Sequence[ViewStrategy]
         links.append('<a href="search.html">search</a>')
     specs = "".join(f"<li><b>{esc(s.label)}</b>: {esc(s.name)} "
                     f"{esc(json.dumps(_plain(s.options), ensure_ascii=False)) if s.options else '(defaults)'}"
-                    f"{'' if s.overlaps() else ' · no overlap by design or by choice'}</li>"
+                    f"{'' if asks_overlap(s) else ' · no overlap by design or by choice'}</li>"
                     for s in strategies)
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>seamcut view</title>
@@ -240,5 +224,5 @@ def _questions_writer() -> Any:
     return write_questions
 
 
-__all__ = ["ViewStrategy", "STATIC_FILES", "build_view", "cut_all", "strategies_of", "strategies_of_run",
+__all__ = ["asks_overlap", "STATIC_FILES", "build_view", "cut_all", "strategies_of", "strategies_of_run",
            "write_document", "document_page", "index_page", "page_sizes", "render_document_pages"]

@@ -20,6 +20,7 @@
   var kids = [];           // row index -> rows of its children
   var secOf = [];          // row index -> section index
   var shareFrom = [];      // row index -> where the text it shares with its next sibling starts
+  var shareWith = [];      // row index -> that sibling's id
   var colour = [];         // row index -> 0/1: alternate neighbours
   var secEls = [], secDrawn = [];
   var boxesByPage = new Map();  // page -> [[row, x0, top, x1, bottom]]
@@ -50,7 +51,8 @@
     var e = S.chunks[i][F.to], s = shareFrom[i];
     if (s === undefined || s >= e) return esc(text.slice(a, e));
     s = Math.max(a, s);
-    return esc(text.slice(a, s)) + "<span class=\"ov\" title=\"shared with the next chunk\">" +
+    return esc(text.slice(a, s)) + "<span class=\"ov\" data-with=\"" + shareWith[i] +
+      "\" title=\"shared with the next chunk\">" +
       esc(text.slice(s, e)) + "</span>";
   }
 
@@ -106,23 +108,32 @@
     if (textObserver) textObserver.disconnect();
     textPane.innerHTML = "";
     secEls = []; secDrawn = [];
-    var frag = document.createDocumentFragment();
-    S.sections.forEach(function (sec, k) {
-      var el = document.createElement("div");
-      el.className = "sec";
-      el.dataset.sec = k;
+    textObserver = placeholders(textPane, S.sections, "sec", secEls, function (el, sec) {
       // a guess at the drawn height, so the scroll bar is about right before it is drawn
       var t = text.slice(sec[2], sec[3]);
       var lines = (t.match(/\n/g) || []).length + t.length / 90;
       el.style.minHeight = Math.round(lines * 21) + "px";
-      secEls.push(el);
+    }, function (k) { drawSection(k); }, "600px 0px");
+  }
+
+  // one empty element per item in ``pane`` (a text section, a page), drawn by ``draw`` as it
+  // comes within ``margin`` of the pane's view
+  function placeholders(pane, items, cls, els, shape, draw, margin) {
+    var frag = document.createDocumentFragment();
+    items.forEach(function (item, k) {
+      var el = document.createElement("div");
+      el.className = cls;
+      el.dataset.k = k;
+      shape(el, item, k);
+      els.push(el);
       frag.appendChild(el);
     });
-    textPane.appendChild(frag);
-    textObserver = new IntersectionObserver(function (entries) {
-      entries.forEach(function (e) { if (e.isIntersecting) drawSection(+e.target.dataset.sec); });
-    }, {root: textPane, rootMargin: "600px 0px"});
-    secEls.forEach(function (el) { textObserver.observe(el); });
+    pane.appendChild(frag);
+    var seen = new IntersectionObserver(function (entries) {
+      entries.forEach(function (e) { if (e.isIntersecting) draw(+e.target.dataset.k); });
+    }, {root: pane, rootMargin: margin});
+    els.forEach(function (el) { seen.observe(el); });
+    return seen;
   }
 
   // ---- the pages -----------------------------------------------------------------------------
@@ -175,20 +186,10 @@
         elementsByPage.get(e[3]).push([i, e[4]]);
       }
     });
-    var frag = document.createDocumentFragment();
-    D.pages.forEach(function (p, i) {
-      var el = document.createElement("div");
-      el.className = "page";
+    pageObserver = placeholders(pagePane, D.pages, "page", pageEls, function (el, p, i) {
       el.dataset.page = i + 1;
       el.style.aspectRatio = p[0] + " / " + p[1];
-      pageEls.push(el);
-      frag.appendChild(el);
-    });
-    pagePane.appendChild(frag);
-    pageObserver = new IntersectionObserver(function (entries) {
-      entries.forEach(function (e) { if (e.isIntersecting) drawPage(+e.target.dataset.page); });
-    }, {root: pagePane, rootMargin: "1200px 0px"});
-    pageEls.forEach(function (el) { pageObserver.observe(el); });
+    }, function (k) { drawPage(k + 1); }, "1200px 0px");
   }
 
   function redrawBoxes() {
@@ -206,7 +207,7 @@
     if (!next) { textPane.textContent = text; return; }
     S = next;
     chooser.value = S.slug;
-    byId = new Map(); kids = []; secOf = []; shareFrom = []; colour = [];
+    byId = new Map(); kids = []; secOf = []; shareFrom = []; shareWith = []; colour = [];
     boxesByPage = new Map();
     var lastOf = new Map(), count = new Map();
     S.chunks.forEach(function (r, i) {
@@ -217,7 +218,10 @@
       colour[i] = n % 2;
       count.set(p, n + 1);
       var before = lastOf.get(p);
-      if (before !== undefined && r[F.start] < S.chunks[before][F.end]) shareFrom[before] = r[F.start];
+      if (before !== undefined && r[F.start] < S.chunks[before][F.end]) {
+        shareFrom[before] = r[F.start];
+        shareWith[before] = r[F.id];
+      }
       lastOf.set(p, i);
       r[F.boxes].forEach(function (b) {
         if (!boxesByPage.has(b[0])) boxesByPage.set(b[0], []);
@@ -283,6 +287,10 @@
     if (!selected) return;
     var i = byId.get(selected);
     root.querySelectorAll("[data-chunk-id=\"" + selected + "\"]").forEach(function (e) {
+      e.classList.add("selected");
+    });
+    // the selected chunk's first words, drawn (once) as overlap in the chunk before it
+    root.querySelectorAll(".ov[data-with=\"" + selected + "\"]").forEach(function (e) {
       e.classList.add("selected");
     });
     relatedIds(i).forEach(function (id) {
