@@ -259,3 +259,17 @@ def test_pdfplumbers_layout_is_boxed_on_the_rendered_page_as_pdfiums_is(tmp_path
     finally:
         plumber.close()
         pdoc.close()
+
+
+@pytest.mark.parametrize("rotation", [0, 90, 180, 270])
+def test_a_box_found_on_a_turned_page_is_put_back_where_it_was(rotation):
+    """OCR reads a page turned upright; a box found there goes back to the page as rendered."""
+    from PIL import Image, ImageChops, ImageDraw
+
+    from seamcut.readers.ocr import _turn, _unturn
+
+    page = Image.new("L", (300, 200), 255)
+    ImageDraw.Draw(page).rectangle([40, 120, 99, 149], fill=0)  # x 40..100, y 120..150
+    turned = _turn(page, rotation)
+    box = ImageChops.invert(turned).getbbox()
+    assert _unturn(box, rotation, *page.size) == pytest.approx((40, 120, 100, 150), abs=1)
