@@ -147,3 +147,12 @@ def test_chunk_boxes_survive_an_index_round_trip(tmp_path):
     by_id = {c.id: c for c in chunks}
     for h in hits:
         assert h.chunk.metadata["boxes"] == by_id[h.chunk.id].metadata["boxes"]
+
+
+def test_a_document_chunked_in_windows_gets_the_boxes_of_its_spans():
+    doc = _doc(DOCS[2])
+    index = LineIndex(doc)
+    chunks = seamcut.chunk(doc, "recursive", window_chars=4000)
+    assert any(c.start > 4000 for c in chunks)
+    for c in chunks:
+        assert c.metadata.get("boxes", []) == [b.to_list() for b in index.boxes(c.start, c.end)]

@@ -195,3 +195,81 @@ def test_join_line_spans_says_where_each_line_went(lines):
     assert covered == text.replace(" ", "")[:0] + covered  # spans only, and:
     assert len(text) - sum(b - a for a, b in got) == text.count(" ") - sum(
         text[a:b].count(" ") for a, b in got)
+
+
+@pytest.mark.parametrize("rotation", [0, 90, 180, 270])
+def test_boxes_are_on_the_rendered_page_when_the_crop_box_is_not_at_the_origin(tmp_path, rotation):
+    """The helpline's cotton manual with its media box moved off the origin, a crop box inside
+    it (clear of the text) and the page turned: the boxes are still where pdfium draws the text."""
+    import pypdfium2 as pdfium
+
+    src = _need(HELPLINE / "cotton-manual.pdf")
+    pdf = pdfium.PdfDocument(src)
+    for i in range(len(pdf)):
+        page = pdf[i]
+        left, bottom, right, top = page.get_mediabox()
+        page.set_mediabox(left - 30, bottom - 40, right + 20, top + 10)
+        page.set_cropbox(left + 40, bottom + 50, right - 30, top - 20)
+        page.set_rotation(rotation)
+    moved = tmp_path / f"cotton-{rotation}.pdf"
+    pdf.save(moved)
+    pdf.close()
+    doc = read_pdf(moved)
+    if rotation == 0:  # turned, the text is set sideways and read as such
+        assert doc.text == _read(src).text
+    w, h = doc.metadata["page_sizes"][0]
+    assert (w < h) == (rotation in (0, 180))
+    check_boxes(doc)
+    test_pdfium_finds_each_lines_words_inside_its_box(moved)
+
+
+def test_pdfplumbers_layout_is_boxed_on_the_rendered_page_as_pdfiums_is(tmp_path):
+    """pdfplumber (the extractor for a page pdfium cannot decode) measures from the media box's
+    corner: moved to the rendered page, its blocks stand where pdfium's do."""
+    import pypdfium2 as pdfium
+
+    from seamcut.readers.pdf.extractors import PageSource
+    from seamcut.readers.pdf.opening import LazyPlumber
+
+    src = _need(HELPLINE / "cotton-manual.pdf")
+    pdf = pdfium.PdfDocument(src)
+    page = pdf[0]
+    left, bottom, right, top = page.get_mediabox()
+    page.set_mediabox(left - 30, bottom - 40, right + 20, top + 10)
+    page.set_cropbox(left + 40, bottom + 50, right - 30, top - 20)
+    moved = tmp_path / "cotton.pdf"
+    pdf.save(moved)
+    pdf.close()
+    pdoc = pdfium.PdfDocument(moved)
+    plumber = LazyPlumber(moved, None)
+    try:
+        fpage = pdoc[0]
+        ps = PageSource(moved, pdoc, fpage, 0, "never", None, None, False, plumber)
+        ours, theirs = ps.pdfium, ps.pdfplumber()
+        assert (theirs.width, theirs.height) == (ours.width, ours.height)
+        a = {tuple(s.text for s in b.segments): b for b in ours.blocks}
+        b = {tuple(s.text for s in b.segments): b for b in theirs.blocks}
+        same = [k for k in a if k in b]
+        assert same and len(same) >= 0.5 * len(a)
+        for k in same:
+            for u, v in zip(a[k].segments, b[k].segments):
+                assert abs(u.x0 - v.x0) < 2 and abs(u.x1 - v.x1) < 2, (k, u, v)
+                assert abs(u.top - v.top) < 3 and abs(u.bottom - v.bottom) < 3, (k, u, v)
+        fpage.close()
+    finally:
+        plumber.close()
+        pdoc.close()
+
+
+@pytest.mark.parametrize("rotation", [0, 90, 180, 270])
+def test_a_box_found_on_a_turned_page_is_put_back_where_it_was(rotation):
+    """OCR reads a page turned upright; a box found there goes back to the page as rendered."""
+    from PIL import Image, ImageChops, ImageDraw
+
+    from seamcut.readers.ocr import _turn, _unturn
+
+    page = Image.new("L", (300, 200), 255)
+    ImageDraw.Draw(page).rectangle([40, 120, 99, 149], fill=0)  # x 40..100, y 120..150
+    turned = _turn(page, rotation)
+    box = ImageChops.invert(turned).getbbox()
+    assert _unturn(box, rotation, *page.size) == pytest.approx((40, 120, 100, 150), abs=1)
