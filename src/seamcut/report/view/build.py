@@ -192,7 +192,7 @@ def index_page(documents: Sequence[Document], strategies: Sequence[StrategySpec]
         links.append('<a href="search.html">search</a>')
     specs = "".join(f"<li><b>{esc(s.label)}</b>: {esc(s.name)} "
                     f"{esc(json.dumps(_plain(s.options), ensure_ascii=False)) if s.options else '(defaults)'}"
-                    f"{'' if asks_overlap(s) else ' · no overlap by design or by choice'}</li>"
+                    f"{' · overlap between neighbours' if asks_overlap(s) else ' · no overlap'}</li>"
                     for s in strategies)
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>seamcut view</title>

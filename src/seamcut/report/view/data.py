@@ -10,7 +10,7 @@ top-left corner (the ``boxes`` contract), page sizes in points.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
 from ...diagnose import Inspection, inspect_chunks
 from ...model import Chunk, Document
@@ -153,10 +153,5 @@ def findings(ins: Inspection, chunks: Sequence[Chunk]) -> list[dict[str, Any]]:
     return out
 
 
-def chunk_counts(chunkings: Mapping[str, Sequence[Chunk]]) -> dict[str, int]:
-    """Chunks per strategy label (parents included)."""
-    return {label: len(cs) for label, cs in chunkings.items()}
-
-
 __all__ = ["Chunking", "CHUNK_FIELDS", "SECTION_CHARS", "document_data", "strategy_data", "sections",
-           "findings", "head", "leaves", "chunk_counts"]
+           "findings", "head", "leaves"]
