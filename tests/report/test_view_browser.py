@@ -131,11 +131,16 @@ def test_the_hash_selects_a_chunk_and_its_strategy(view, browser):
     doc = next(d for d in docs if d.source.endswith("soybean-manual.pdf"))
     last = [c for c in chunkings["recursive"] if c.doc_id == doc.id][-1]
     tab = open_doc(browser, out, doc.id, f"#s=recursive&c={last.id}")
-    sel = tab.locator("#text .selected")
+    sel = tab.locator("#text [data-chunk-id].selected")
     assert sel.count() == 1 and sel.get_attribute("data-chunk-id") == last.id
     assert tab.evaluate("document.getElementById('strategy').value") == "recursive"
+    # its first words, drawn once as overlap at the end of the chunk before, are highlighted too
+    mine = [c for c in chunkings["recursive"] if c.doc_id == doc.id]
+    assert mine[-1].start < mine[-2].end
+    assert tab.locator(f'#text .ov.selected[data-with="{last.id}"]').count() == 1
     assert sel.is_visible() and tab.evaluate(
-        "(() => { const r = document.querySelector('#text .selected').getBoundingClientRect();"
+        "(() => { const r = document.querySelector('#text [data-chunk-id].selected')"
+        ".getBoundingClientRect();"
         " return r.top < innerHeight && r.bottom > 0; })()")
     # clicking another chunk puts it in the hash, for a link to share
     first = [c for c in chunkings["recursive"] if c.doc_id == doc.id][0]
@@ -186,7 +191,7 @@ def test_a_chunk_and_its_page_boxes_select_each_other(view, browser, tmp_path):
     box.click()
     assert "selected" in tab.get_attribute(f'#text [data-chunk-id="{other.id}"]', "class").split()
     assert "selected" in box.get_attribute("class").split()
-    assert tab.locator("#text .selected").count() == 1
+    assert tab.locator("#text [data-chunk-id].selected").count() == 1
     if crossing:  # a chunk over a page break shows on both pages
         c = crossing[0]
         tab.evaluate(f"window.seamcutView.select('{c.id}')")
