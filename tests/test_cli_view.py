@@ -78,3 +78,11 @@ def test_view_is_listed(flag):
     r = subprocess.run([sys.executable, "-m", "seamcut.cli", flag], capture_output=True, text=True,
                        timeout=120, env={**os.environ, "COLUMNS": "200"})
     assert r.returncode == 0 and " view " in r.stdout
+
+
+def test_view_says_when_the_model_held_chunks_below_the_size(tmp_path):
+    f = tmp_path / "long.txt"
+    f.write_text(" ".join(["word"] * 2000) + "\n", encoding="utf-8")
+    r = run(str(f), "-s", "fixed:unit=words:size=600:overlap=0", "--out", str(tmp_path / "v"))
+    assert r.returncode == 0, r.stderr
+    assert "warning: fixed:unit=words:size=600:overlap=0:" in r.stderr and "512-token input" in r.stderr

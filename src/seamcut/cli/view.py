@@ -68,9 +68,9 @@ def view_command(
     print_failures(corpus.failures, len(corpus.documents) + len(corpus.failures))
     if not corpus.documents:
         fail("no document read")
-    for doc in corpus.documents:
-        print_warnings(doc.metadata.get("warnings", ()))
-    chunkings = cut_all(corpus.documents, specs)
+    notes = [w for doc in corpus.documents for w in doc.metadata.get("warnings", ())]
+    chunkings = cut_all(corpus.documents, specs, notes)
+    print_warnings(notes)
     sizer = tokenizer or (None if model == "default" else model_sized({}, model).get("tokenizer"))
     index = build_view(out, corpus.documents, specs, chunkings, compare=run, search=serve,
                        model=sizer, password=reading.password)

@@ -55,17 +55,24 @@ def strategies_of_run(run: Mapping[str, Any]) -> list[StrategySpec]:
         raise ValueError(f"not a seamcut compare --json file: no strategies with names ({exc})") from None
 
 
-def cut_all(documents: Sequence[Document], strategies: Sequence[StrategySpec]) -> dict[str, list[Chunk]]:
+def cut_all(documents: Sequence[Document], strategies: Sequence[StrategySpec],
+            notes: list[str] | None = None) -> dict[str, list[Chunk]]:
     """Every document cut with every strategy: chunks keyed by strategy label, in document order
-    (the same chunks and ids an index built with these options holds)."""
+    (the same chunks and ids an index built with these options holds). ``notes``: where the
+    model's reports of chunks held below a size in words or characters go, one per strategy and
+    document (None: they are warned as usual)."""
     from ...api import chunk
     from ...strategies.held import held_reports
     out: dict[str, list[Chunk]] = {}
     for s in strategies:
         got: list[Chunk] = []
         for doc in documents:
-            with held_reports():
+            if notes is None:
                 got += chunk(doc, strategy=s.name, **dict(s.options))
+                continue
+            with held_reports() as held:
+                got += chunk(doc, strategy=s.name, **dict(s.options))
+            notes.extend(f"{s.label}: {n}" for n in held)
         out[s.label] = got
     return out
 
