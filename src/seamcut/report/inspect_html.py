@@ -25,12 +25,11 @@ def render(ins: Inspection, title: str = "seamcut inspect") -> str:
                          for s in ins.sizes.values()]))
     parts.append("<h2>Overlap between neighbours</h2>")
     parts.append(f"<p>{len(ins.pairs)} pairs; {_overlap_line(ins)}.</p>")
-    missing = set(ins.missing_overlap_pairs)
+    missing = {f"{i}–{i + 1}" for i in ins.missing_overlap_pairs}
     parts.append(table(["pair", "chars", "words", "tokens", f"in {ins.unit}", "gap chars", "found by"],
                         [[f"{p.index}–{p.index + 1}", p.overlap_chars, p.overlap_words,
                           p.overlap_tokens, p.overlap_units, p.gap_chars, p.method]
-                         for p in ins.pairs],
-                        bad=lambda row: int(str(row[0]).split("–")[0]) in missing))
+                         for p in ins.pairs], bad=lambda row: row[0] in missing))
     parts.append("<h2>Truncation</h2>")
     if ins.max_input is None:
         parts.append('<p class="note">The model\'s maximum input is unknown.</p>')
@@ -80,8 +79,8 @@ def _overlap_line(ins: Inspection) -> str:
                   else "made with overlap")
         return (f'{target}; <span class="{"bad" if zero else "ok"}">{zero} share nothing</span>')
     if ins.overlap_asked is False:
-        return (f"no overlap asked for: {zero} share nothing, as they should "
-                "(a structure cut ends where a unit ends)")
+        return (f"no overlap asked for (none by design, as structure cuts end at a unit, or none "
+                f"set): {zero} share nothing, as they should")
     return (f"{zero} share nothing; the overlap they were made with is not stated "
             "(--overlap), so that is not judged")
 
