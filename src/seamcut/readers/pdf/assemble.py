@@ -77,10 +77,10 @@ def _add_block(builder: DocumentBuilder, pg: Page, key: Key, b: Block, roles: _R
         return None
     if b.kind == "table":
         rows = b.rows or []
-        row_boxes = ([_clip(pg, r) for r in b.row_boxes]
+        row_boxes = ([_clip(pg, *r) for r in b.row_boxes]
                      if b.row_boxes is not None and len(b.row_boxes) == len(rows) else None)
         builder.add_table(rows, header_rows=b.header_rows, page=pg.number, metadata=meta,
-                          row_boxes=row_boxes, bbox=_clip(pg, _block_box(b)))
+                          row_boxes=row_boxes, bbox=_block_box(pg, b))
         return None
     if key in roles.numbers:
         return None  # a section number, written in front of its heading
@@ -95,45 +95,45 @@ def _add_block(builder: DocumentBuilder, pg: Page, key: Key, b: Block, roles: _R
         while k < len(first) and is_bold_font(first[k].fontname):
             k += 1
         builder.add("heading", head, level=lvl, page=pg.number, metadata={**meta, "run_in": True},
-                    lines=_clipped(pg, [(0, len(head), *_words_box(first[:k]))]) if k else None)
-        boxes = [_words_box(first[k:])] + [_seg_box(s) for s in b.segments[1:]]
+                    lines=[(0, len(head), *_words_box(pg, first[:k]))] if k else None)
+        boxes = [_words_box(pg, first[k:])] + [_seg_box(pg, s) for s in b.segments[1:]]
         text, lines = _joined(rest, boxes)
-        builder.add("paragraph", text, page=pg.number, metadata=meta, lines=_clipped(pg, lines))
+        builder.add("paragraph", text, page=pg.number, metadata=meta, lines=lines)
         return None
     kind, level = roles.kinds[key]
     if level is not None:
         level = max(1, min(6, level))
     m = dict(meta)
-    text, lines = _joined(b.lines, [_seg_box(s) for s in b.segments])
+    text, lines = _joined(b.lines, [_seg_box(pg, s) for s in b.segments])
     if kind == "list_item":
         bare, marker = strip_glyph_bullet(text)
         if marker:
             m["marker"] = marker
         builder.add("list_item", bare, page=pg.number, metadata=m,
-                    lines=_clipped(pg, _moved(lines, len(bare) - len(text))))
+                    lines=_moved(lines, len(bare) - len(text)))
         return None
     if key in roles.labels:
         label_block = pg.blocks[roles.labels[key][1]]
         label = " ".join(label_block.lines)
-        lines = [(0, len(label), *_block_box(label_block))] + _moved(lines, len(label) + 1)
+        lines = [(0, len(label), *_block_box(pg, label_block))] + _moved(lines, len(label) + 1)
         text = label + " " + text
-    el = builder.add(kind, text, level=level, page=pg.number, metadata=m, lines=_clipped(pg, lines))
+    el = builder.add(kind, text, level=level, page=pg.number, metadata=m, lines=lines)
     return text if kind == "title" and el is not None else None
 
 
-def _seg_box(s: Segment) -> Rect:
-    return s.x0, s.top, s.x1, s.bottom
+def _seg_box(pg: Page, s: Segment) -> Rect:
+    return _clip(pg, s.x0, s.top, s.x1, s.bottom)
 
 
-def _block_box(b: Block) -> Rect:
-    return b.x0, b.top, b.x1, b.bottom
+def _block_box(pg: Page, b: Block) -> Rect:
+    return _clip(pg, b.x0, b.top, b.x1, b.bottom)
 
 
-def _words_box(words) -> Rect | None:
+def _words_box(pg: Page, words) -> Rect | None:
     if not words:
         return None
-    return (min(w.x0 for w in words), min(w.top for w in words), max(w.x1 for w in words),
-            max(w.bottom for w in words))
+    return _clip(pg, min(w.x0 for w in words), min(w.top for w in words), max(w.x1 for w in words),
+                 max(w.bottom for w in words))
 
 
 def _joined(texts: list[str], boxes: list[Rect | None]) -> tuple[str, list[LineBox]]:
@@ -148,16 +148,15 @@ def _moved(lines: list[LineBox], by: int) -> list[LineBox]:
     return [(a + by, b + by, *box) for a, b, *box in lines]
 
 
-def _clip(pg: Page, box: Rect) -> Rect:
-    """``box`` cut to the page (text drawn past its edge is not on the rendered page)."""
-    x0, top, x1, bottom = box
+def _clip(pg: Page, x0: float, top: float, x1: float, bottom: float) -> Rect:
+    """A box cut to the page (text drawn past its edge is not on the rendered page)."""
     w, h = pg.width, pg.height
     return (min(max(x0, 0.0), w), min(max(top, 0.0), h), min(max(x1, 0.0), w),
             min(max(bottom, 0.0), h))
 
 
 def _clipped(pg: Page, lines: list[LineBox]) -> list[LineBox]:
-    return [(a, b, *_clip(pg, box)) for a, b, *box in lines]
+    return [(a, b, *_clip(pg, *box)) for a, b, *box in lines]
 
 
 def _fields(pages: list[Page], body: float, title: str | None) -> dict[str, Any]:

@@ -55,11 +55,10 @@ def _table_block(page, table) -> Block | None:
     rows = _fix_vertical_cells(page, table, rows)
     rows = _fill_stray_cells(page, table, rows)
     rows, header = fill_header_spans(rows)
-    boxes = _row_boxes(table, len(rows))
+    n = len(rows)
     rows = [[" ".join((c or "").split()) for c in r] for r in rows]
     kept = [i for i, r in enumerate(rows) if any(r)]
     rows = [rows[i] for i in kept]
-    boxes = [boxes[i] for i in kept] if boxes is not None else None
     if not rows:
         return None
     keep = [j for j in range(max(len(r) for r in rows)) if any(j < len(r) and r[j] for r in rows)]
@@ -71,7 +70,9 @@ def _table_block(page, table) -> Block | None:
     if max(len(c) for c in cells) > 400:
         return None  # a text frame drawn as a box, not a table
     x0, top, x1, bottom = table.bbox
-    return Block(x0, top, x1, bottom, kind="table", rows=rows, header_rows=header, row_boxes=boxes)
+    boxes = _row_boxes(table, n)
+    return Block(x0, top, x1, bottom, kind="table", rows=rows, header_rows=header,
+                 row_boxes=[boxes[i] for i in kept] if boxes is not None else None)
 
 
 def _row_boxes(table, n: int) -> list[tuple[float, float, float, float]] | None:
