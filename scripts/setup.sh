@@ -39,6 +39,9 @@ if [ "$test" = 1 ]; then
   [ -d /usr/share/fonts/truetype/noto ] || apt_packages+=(fonts-noto-core)
   ldconfig -p | grep -q 'libpango-1.0.so.0' || apt_packages+=(libpango-1.0-0)
   ldconfig -p | grep -q 'libpangoft2-1.0.so.0' || apt_packages+=(libpangoft2-1.0-0)
+  # the browser the tests drive with Playwright (the report and `seamcut view` pages); Playwright's
+  # own browser download is not used
+  [ -x /usr/bin/chromium ] || apt_packages+=(chromium)
 fi
 if ((${#apt_packages[@]})); then
   if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then

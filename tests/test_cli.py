@@ -132,6 +132,8 @@ def test_every_command_keeps_its_flags_and_defaults():
                     "--overlap", "--unit", "--model", "--out", "--json", "--report"} | read | scale,
         "tune": {"paths", "--questions", "-q", "--budget", "--space", "-k", "--token-budget", "--held-out",
                  "--seed", "--eta", "--exhaustive", "--model", "--out", "--json", "--report"} | read | scale,
+        "view": {"paths", "--strategy", "-s", "--compare", "--out", "--serve", "--port", "--size", "--overlap",
+                 "--unit", "--tokenizer", "--model"} | read,
     }
     group = typer.main.get_command(app)
     assert list(group.commands) == list(expected)

@@ -60,6 +60,8 @@ class ChunkRecord:
     start: int | None = None
     end: int | None = None
     doc_id: str = ""
+    strategy: str = ""
+    config: str = ""
 
 
 def record_from_dict(d: Mapping[str, Any]) -> ChunkRecord:
@@ -91,7 +93,10 @@ def record_from_dict(d: Mapping[str, Any]) -> ChunkRecord:
             source = v
             break
     doc_id = d.get("doc_id") if isinstance(d.get("doc_id"), str) else ""
-    return ChunkRecord(text=text, body=body, source=source, start=start, end=end, doc_id=doc_id)
+    strategy = d.get("strategy") if isinstance(d.get("strategy"), str) else ""
+    config = meta.get("config") if isinstance(meta.get("config"), str) else ""
+    return ChunkRecord(text=text, body=body, source=source, start=start, end=end, doc_id=doc_id,
+                       strategy=strategy, config=config)
 
 
 def _offsets(d: Mapping[str, Any], meta: Mapping[str, Any], n: int) -> tuple[int | None, int | None]:
@@ -258,6 +263,14 @@ class Inspection:
     traps: tuple[str, ...]
     notes: tuple[str, ...] = ()
     placements: tuple[tuple[str, int, int] | None, ...] = field(default=(), repr=False)
+    overlap_asked: bool | None = None
+
+    @property
+    def missing_overlap_pairs(self) -> tuple[int, ...]:
+        """Pairs that share nothing although overlap was asked for (``overlap_asked``): the
+        guide's zero-overlap trap. Empty where no overlap was asked for (structure chunks end at
+        units by design) or where nobody says (``overlap_asked`` None)."""
+        return self.zero_overlap_pairs if self.overlap_asked else ()
 
     @property
     def short_overlap_pairs(self) -> tuple[int, ...]:
@@ -283,6 +296,8 @@ class Inspection:
             "unit": self.unit,
             "pairs": [asdict(p) for p in self.pairs],
             "zero_overlap_pairs": list(self.zero_overlap_pairs),
+            "overlap_asked": self.overlap_asked,
+            "missing_overlap_pairs": list(self.missing_overlap_pairs),
             "short_overlap_pairs": list(self.short_overlap_pairs),
             "over_limit": [asdict(x) for x in self.over_limit],
             "tokens_lost": self.tokens_lost,
@@ -300,7 +315,7 @@ class Inspection:
 
 def inspect_chunks(chunks: Iterable[Any], sources: Sequence[Document] | None = None,
                    model: Any = None, size: int | None = None, overlap: int | None = None,
-                   unit: str = "tokens") -> Inspection:
+                   unit: str = "tokens", overlap_asked: bool | None = None) -> Inspection:
     """Inspect ``chunks`` (in document order) against their ``sources`` (optional) and an
     embedding model's tokenizer and maximum input.
 
@@ -308,7 +323,11 @@ def inspect_chunks(chunks: Iterable[Any], sources: Sequence[Document] | None = N
     folder or ``tokenizer.json`` (its maximum input read from the files beside it), or anything
     ``load_sizer`` takes. ``size``/``overlap`` in ``unit`` (``tokens`` of that model, special
     tokens included for sizes; ``words``; ``chars``) are the configuration the chunks were made
-    with, to compare against; None: not stated.
+    with, to compare against; None: not stated. ``overlap_asked``: whether the chunks were made
+    with overlap, so that pairs sharing nothing are a finding (``missing_overlap_pairs``); None:
+    ``overlap > 0`` where ``overlap`` is given, else what seamcut chunks say of themselves (their
+    strategy, and their config fingerprint matched against that strategy's defaults), else
+    unknown.
     """
     if unit not in UNITS:
         raise ValueError(f"unit must be one of {', '.join(UNITS)}; got {unit!r}")
@@ -338,6 +357,8 @@ def inspect_chunks(chunks: Iterable[Any], sources: Sequence[Document] | None = N
         cap = _suffix_cap(records[i], records[i + 1], overlap, unit, tokens[i + 1])
         pairs.append(_pair(i, records, placements, approx, docs, unit, count_tokens, cap))
     zero = tuple(p.index for p in pairs if p.overlap_chars == 0)
+    if overlap_asked is None:
+        overlap_asked = overlap > 0 if overlap is not None else _overlap_asked(records, sizer)
 
     long = []
     limit = sizer.max_input
@@ -357,7 +378,47 @@ def inspect_chunks(chunks: Iterable[Any], sources: Sequence[Document] | None = N
                       chunk_sizes=chunk_sizes, pairs=tuple(pairs), zero_overlap_pairs=zero,
                       overlap_target=overlap, unit=unit, over_limit=tuple(long),
                       tokens_lost=sum(x.lost for x in long), coverage=coverage, traps=traps,
-                      notes=tuple(notes), placements=tuple(placements))
+                      notes=tuple(notes), placements=tuple(placements),
+                      overlap_asked=overlap_asked)
+
+
+#: seamcut strategies that cut at units (headings, blocks) and never add overlap, whatever the
+#: ``overlap`` option says: their neighbours share nothing by design
+OVERLAP_FREE = frozenset({"structure", "parent-child"})
+
+
+def strategy_overlaps(name: str, options: Mapping[str, Any] | None = None) -> bool:
+    """Whether the registered strategy ``name`` with ``options`` (its defaults for the rest)
+    repeats text between neighbours. Raises ValueError for an unknown strategy or option."""
+    from .strategies import REGISTRY
+
+    if name not in REGISTRY:
+        raise ValueError(f"unknown strategy {name!r}; choose from {', '.join(REGISTRY)}")
+    if name in OVERLAP_FREE:
+        return False
+    return REGISTRY[name][1](**dict(options or {})).overlap > 0
+
+
+def _overlap_asked(records: Sequence[ChunkRecord], sizer: Sizer) -> bool | None:
+    """Whether seamcut chunks were made with overlap, from their own records: a strategy that
+    never overlaps says no; one whose config fingerprint is its defaults' says what the defaults
+    say; anything else (other tools' chunks, options we cannot see) is unknown (None)."""
+    from .strategies import REGISTRY
+
+    answers: set[bool | None] = set()
+    defaults: dict[str, str] = {}
+    for r in records:
+        if r.strategy in OVERLAP_FREE:
+            answers.add(False)
+        elif r.strategy in REGISTRY and r.config:
+            if r.strategy not in defaults:
+                defaults[r.strategy] = REGISTRY[r.strategy][1]().fingerprint(r.strategy, sizer)
+            answers.add(strategy_overlaps(r.strategy) if r.config == defaults[r.strategy] else None)
+        else:
+            answers.add(None)
+    if True in answers:
+        return True
+    return False if answers == {False} else None
 
 
 def load_sources(paths: Sequence[str | Path]) -> list[Document]:
@@ -710,4 +771,5 @@ def _traps(sizer: Sizer) -> list[str]:
 
 
 __all__ = ["ChunkRecord", "SizeStats", "Pair", "Uncovered", "Foreign", "Coverage", "Inspection",
-           "inspect_chunks", "load_chunks", "load_sources", "record_from_dict", "as_records"]
+           "OVERLAP_FREE", "strategy_overlaps", "inspect_chunks", "load_chunks", "load_sources",
+           "record_from_dict", "as_records"]

@@ -17,6 +17,7 @@ from .options import spread_flags
 from .render import compare_table, document_json, document_markdown, err
 from .search import index_command, search_command
 from .tune import tune_command
+from .view import view_command
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="RAG chunking that cuts where the document changes, and proves it.")
@@ -45,6 +46,7 @@ COMMANDS = (
     ("search", search_command, ERRORS),
     ("compare", compare_command, ERRORS),
     ("tune", tune_command, ERRORS),
+    ("view", view_command, ERRORS),
 )
 for _name, _command, _errors in COMMANDS:
     app.command(_name)(reported(spread_flags(_command), *_errors))

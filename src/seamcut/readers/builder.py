@@ -3,13 +3,20 @@
 Every structured reader (PDF, OCR, Markdown, HTML, DOCX) says what it found, in reading order:
 ``add("heading", "Pests", level=2)``, ``add_table(rows)``; the builder writes the document text
 (elements separated by a blank line, a table as one line per row with cells joined by `` | ``)
-and records each element's span, each table row's span and where each page starts.
+and records each element's span, each table row's span and where each page starts; and, where a
+reader knows them, each element's box on its page and its lines' (a table's rows') spans and boxes
+(``metadata["bbox"]`` and ``metadata["lines"]``, see ``seamcut.boxes``).
 """
 from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
 from ..model import Document, Element
+
+#: a box on a page: (x0, top, x1, bottom) in points, ``top`` growing downwards
+Rect = tuple[float, float, float, float]
+#: a line of an element: (start, end) in the text given to ``add``, and its box
+LineBox = tuple[int, int, float, float, float, float]
 
 #: element kinds a reader may add
 KINDS = ("title", "heading", "paragraph", "list_item", "table", "caption", "code",
@@ -51,26 +58,39 @@ class DocumentBuilder:
             self._page_starts.append(self._length + sep if self._parts else 0)
 
     def add(self, kind: str, text: str, *, level: int | None = None, page: int | None = None,
-            language: str | None = None, metadata: Mapping[str, Any] | None = None) -> Element | None:
-        """Add one element; text that is empty after stripping adds nothing (returns None)."""
+            language: str | None = None, metadata: Mapping[str, Any] | None = None,
+            lines: Sequence[LineBox] | None = None, bbox: Rect | None = None) -> Element | None:
+        """Add one element; text that is empty after stripping adds nothing (returns None).
+        ``lines``: its visual lines, each a span of ``text`` as given (before stripping) and a box
+        on ``page`` (points); ``bbox``: its box, where not the union of the lines'."""
         if kind not in KINDS:
             raise ValueError(f"unknown element kind {kind!r}; one of {', '.join(KINDS)}")
-        text = text.strip()
-        if not text:
+        stripped = text.strip()
+        if not stripped:
             return None
-        start, end = self._write(text)
+        lead = len(text) - len(text.lstrip())
+        start, end = self._write(stripped)
+        meta = dict(metadata or {})
+        if lines:
+            _put_boxes(meta, [(start + a - lead, start + b - lead, *box) for a, b, *box in lines],
+                       start, end, bbox)
+        elif bbox is not None:
+            meta["bbox"] = _rounded(bbox)
         el = Element(kind=kind, start=start, end=end, level=level, page=page, language=language,
-                     metadata=dict(metadata or {}))
+                     metadata=meta)
         self._elements.append(el)
         return el
 
     def add_table(self, rows: Sequence[Sequence[str]], header_rows: int = 1, *,
-                  page: int | None = None, metadata: Mapping[str, Any] | None = None) -> Element | None:
+                  page: int | None = None, metadata: Mapping[str, Any] | None = None,
+                  row_boxes: Sequence[Rect] | None = None, bbox: Rect | None = None) -> Element | None:
         """Add a table: one line per row, cells joined by `` | `` (a cell's own line breaks become
         spaces). ``metadata`` gets ``rows`` (the cells), ``header_rows`` and ``row_spans`` (each
-        row's span in the document text)."""
+        row's span in the document text); ``bbox`` and ``lines`` where the table's box
+        (``bbox``) and each row's box (``row_boxes``, one per row of ``rows``) are given."""
         clean = [[" ".join(str(c or "").split()) for c in row] for row in rows]
-        clean = [row for row in clean if any(row)]
+        keep = [i for i, row in enumerate(clean) if any(row)]
+        clean = [clean[i] for i in keep]
         if not clean:
             return None
         lines = [CELL_SEPARATOR.join(row) for row in clean]
@@ -79,9 +99,16 @@ class DocumentBuilder:
         for line in lines:
             spans.append((pos, pos + len(line)))
             pos += len(line) + 1
-        el = Element(kind="table", start=start, end=end, page=page, metadata={
-            **dict(metadata or {}), "rows": clean, "header_rows": min(header_rows, len(clean)),
-            "row_spans": spans})
+        meta = {**dict(metadata or {}), "rows": clean, "header_rows": min(header_rows, len(clean)),
+                "row_spans": spans}
+        if row_boxes is not None:
+            if len(row_boxes) != len(rows):
+                raise ValueError(f"{len(row_boxes)} row boxes for a table of {len(rows)} rows")
+            _put_boxes(meta, [(a, b, *row_boxes[i]) for (a, b), i in zip(spans, keep)], start, end,
+                       bbox)
+        elif bbox is not None:
+            meta["bbox"] = _rounded(bbox)
+        el = Element(kind="table", start=start, end=end, page=page, metadata=meta)
         self._elements.append(el)
         return el
 
@@ -101,3 +128,25 @@ class DocumentBuilder:
         return Document(text="".join(self._parts), source=self.source,
                         elements=tuple(self._elements), page_starts=tuple(self._page_starts),
                         metadata=meta)
+
+
+def _rounded(box: Sequence[float]) -> list[float]:
+    """A box's coordinates to 0.1 pt."""
+    return [round(float(v), 1) for v in box]
+
+
+def _put_boxes(meta: dict[str, Any], lines: Sequence[LineBox], start: int, end: int,
+               bbox: Rect | None) -> None:
+    """``meta["lines"]``: ``lines`` (absolute spans) clipped to the element's ``[start, end)``,
+    empty ones left out; ``meta["bbox"]``: ``bbox``, else the union of the lines' boxes."""
+    kept = []
+    for a, b, *box in lines:
+        a, b = max(a, start), min(b, end)
+        if a < b:
+            kept.append([a, b, *_rounded(box)])
+    if not kept:
+        return
+    meta["lines"] = kept
+    meta["bbox"] = _rounded(bbox) if bbox is not None else [
+        min(r[2] for r in kept), min(r[3] for r in kept), max(r[4] for r in kept),
+        max(r[5] for r in kept)]

@@ -12,7 +12,9 @@ Per page:
    detected: OSD's script (Latin -> English; Devanagari -> a first pass in Hindi), else a first
    pass in ``eng+hin``; then ``seamcut.language.detect`` on the text picks Hindi, Marathi or
    English and the page is read again where that differs from the first pass;
-3. paragraphs: ``image_to_data`` words grouped by Tesseract's block and paragraph numbers.
+3. paragraphs: ``image_to_data`` words grouped by Tesseract's block and paragraph numbers; each
+   line's box (the union of its words' boxes) kept, in pixels of the page as given (the turn
+   undone).
 
 Pages run in parallel in worker processes, each with ``OMP_THREAD_LIMIT=1`` so Tesseract's own
 threads do not fight the pool.
@@ -25,7 +27,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Iterator, NamedTuple
 
 from ..processes import in_worker, start_context, usable_cpus, worker_init
 from ..progress import Steps
@@ -45,18 +47,23 @@ _FIRST_PASS = ["eng", "hin"]
 _SETUP_HINT = "run scripts/setup.sh"
 #: OSD orientation confidence below which its turn is checked against the page as it is
 _SURE_ORIENTATION = 2.0
+#: a box in pixels: (x0, top, x1, bottom), ``top`` growing downwards
+PixelBox = tuple[float, float, float, float]
 
 
 @dataclass
 class OcrPage:
     """One page's OCR: its text (paragraphs separated by a blank line), each paragraph with its
     mean word confidence (0-100) in reading order, the rotation that was corrected (degrees the
-    page was turned, 0/90/180/270) and the Tesseract language codes it was read with."""
+    page was turned, 0/90/180/270), the Tesseract language codes it was read with, and
+    ``line_boxes``: for each paragraph, the box of each of its lines (its text's ``\n``-separated
+    lines) in pixels of the image given to ``ocr_page``."""
 
     text: str
     blocks: list[tuple[str, float]] = field(default_factory=list)
     rotation: int = 0
     languages: list[str] = field(default_factory=list)
+    line_boxes: list[list[PixelBox]] = field(default_factory=list)
 
     @property
     def confidence(self) -> float:
@@ -151,35 +158,60 @@ def _turn(image: "Image.Image", rotation: int) -> "Image.Image":
     return image.rotate(-rotation, expand=True, fillcolor="white") if rotation else image
 
 
-def _read(image: "Image.Image", codes: list[str]) -> list[tuple[str, float]]:
-    """Paragraphs (text, mean word confidence) in Tesseract's reading order."""
+class _Paragraph(NamedTuple):
+    """One paragraph as Tesseract read it: its lines joined by ``\n``, its mean word confidence,
+    and each line's box in pixels of the image read."""
+    text: str
+    conf: float
+    lines: list[PixelBox]
+
+
+def _read(image: "Image.Image", codes: list[str]) -> list[_Paragraph]:
+    """Paragraphs in Tesseract's reading order."""
     import pytesseract
 
     data = pytesseract.image_to_data(image, lang="+".join(codes),
                                      output_type=pytesseract.Output.DICT)
-    paragraphs: dict[tuple[int, int, int], dict[int, list[tuple[str, float]]]] = {}
+    paragraphs: dict[tuple[int, int, int], dict[int, list[tuple[str, float, PixelBox]]]] = {}
     for i, word in enumerate(data["text"]):
         word = (word or "").strip()
         conf = float(data["conf"][i])
         if not word or conf < 0:
             continue
         key = (data["page_num"][i], data["block_num"][i], data["par_num"][i])
-        paragraphs.setdefault(key, {}).setdefault(data["line_num"][i], []).append((word, conf))
+        x, y = float(data["left"][i]), float(data["top"][i])
+        box = (x, y, x + float(data["width"][i]), y + float(data["height"][i]))
+        paragraphs.setdefault(key, {}).setdefault(data["line_num"][i], []).append((word, conf, box))
     blocks = []
     for lines in paragraphs.values():
         words = [w for line in lines.values() for w in line]
-        text = "\n".join(" ".join(w for w, _ in line) for line in lines.values())
-        blocks.append((text, round(sum(c for _, c in words) / len(words), 2)))
+        text = "\n".join(" ".join(w[0] for w in line) for line in lines.values())
+        boxes = [(min(w[2][0] for w in line), min(w[2][1] for w in line),
+                  max(w[2][2] for w in line), max(w[2][3] for w in line)) for line in lines.values()]
+        blocks.append(_Paragraph(text, round(sum(w[1] for w in words) / len(words), 2), boxes))
     return blocks
 
 
-def _mean_conf(blocks: list[tuple[str, float]]) -> float:
-    total = sum(len(t) for t, _ in blocks)
-    return sum(len(t) * c for t, c in blocks) / total if total else 0.0
+def _mean_conf(blocks: list[_Paragraph]) -> float:
+    total = sum(len(p.text) for p in blocks)
+    return sum(len(p.text) * p.conf for p in blocks) / total if total else 0.0
 
 
-def _join(blocks: list[tuple[str, float]]) -> str:
-    return "\n\n".join(t for t, _ in blocks)
+def _join(blocks: list[_Paragraph]) -> str:
+    return "\n\n".join(p.text for p in blocks)
+
+
+def _unturn(box: PixelBox, rotation: int, width: int, height: int) -> PixelBox:
+    """A box on the page turned ``rotation`` degrees clockwise, on the page as it was
+    (``width`` x ``height`` pixels)."""
+    x0, t, x1, b = box
+    if rotation == 90:  # turned: (x, y) -> (height - y, x)
+        x0, t, x1, b = t, height - x1, b, height - x0
+    elif rotation == 180:
+        x0, t, x1, b = width - x1, height - b, width - x0, height - t
+    elif rotation == 270:  # turned: (x, y) -> (y, width - x)
+        x0, t, x1, b = width - b, x0, width - t, x1
+    return x0, t, x1, b
 
 
 def _decide(text: str, fallback: list[str]) -> list[str]:
@@ -223,7 +255,10 @@ def ocr_page(image: "Image.Image", languages: list[str] | None = None,
             if chosen != first:
                 blocks = _read(_turn(image, rotation), chosen)
                 used = chosen
-    return OcrPage(text=_join(blocks), blocks=blocks, rotation=rotation, languages=used)
+    w, h = image.size
+    return OcrPage(text=_join(blocks), blocks=[(p.text, p.conf) for p in blocks],
+                   rotation=rotation, languages=used,
+                   line_boxes=[[_unturn(box, rotation, w, h) for box in p.lines] for p in blocks])
 
 
 def _worker(args: tuple["Image.Image", list[str] | None, bool]) -> OcrPage:

@@ -24,15 +24,12 @@ def render(ins: Inspection, title: str = "seamcut inspect") -> str:
                           f"{s.over} ({s.share_over:.0%})" if s.limit else "–"]
                          for s in ins.sizes.values()]))
     parts.append("<h2>Overlap between neighbours</h2>")
-    target = (f"configured: {ins.overlap_target} {ins.unit}" if ins.overlap_target is not None
-              else "no overlap configured")
-    parts.append(f"<p>{len(ins.pairs)} pairs; {target}; "
-                 f'<span class="{"bad" if ins.zero_overlap_pairs else "ok"}">'
-                 f"{len(ins.zero_overlap_pairs)} share nothing</span>.</p>")
+    parts.append(f"<p>{len(ins.pairs)} pairs; {_overlap_line(ins)}.</p>")
+    missing = {f"{i}–{i + 1}" for i in ins.missing_overlap_pairs}
     parts.append(table(["pair", "chars", "words", "tokens", f"in {ins.unit}", "gap chars", "found by"],
                         [[f"{p.index}–{p.index + 1}", p.overlap_chars, p.overlap_words,
                           p.overlap_tokens, p.overlap_units, p.gap_chars, p.method]
-                         for p in ins.pairs], bad=lambda row: row[1] == 0))
+                         for p in ins.pairs], bad=lambda row: row[0] in missing))
     parts.append("<h2>Truncation</h2>")
     if ins.max_input is None:
         parts.append('<p class="note">The model\'s maximum input is unknown.</p>')
@@ -74,10 +71,25 @@ def write(ins: Inspection, path: str | Path, title: str = "seamcut inspect") -> 
     return write_page(render(ins, title), path)
 
 
+def _overlap_line(ins: Inspection) -> str:
+    """What the pairs sharing nothing mean: a finding (red) only where overlap was asked for."""
+    zero = len(ins.zero_overlap_pairs)
+    if ins.overlap_asked:
+        target = (f"configured: {ins.overlap_target} {ins.unit}" if ins.overlap_target is not None
+                  else "made with overlap")
+        return (f'{target}; <span class="{"bad" if zero else "ok"}">{zero} share nothing</span>')
+    if ins.overlap_asked is False:
+        return (f"no overlap asked for (none by design, as structure cuts end at a unit, or none "
+                f"set): {zero} share nothing, as they should")
+    return (f"{zero} share nothing; the overlap they were made with is not stated "
+            "(--overlap), so that is not judged")
+
+
 def _summary(ins: Inspection) -> str:
     lim = f"maximum input {ins.max_input} tokens" if ins.max_input else "maximum input unknown"
     rows = [["chunks", ins.chunks], ["model", f"{ins.model} ({lim})"],
             ["neighbour pairs", len(ins.pairs)], ["pairs sharing nothing", len(ins.zero_overlap_pairs)],
+            ["of them where overlap was asked for", len(ins.missing_overlap_pairs)],
             ["chunks over the maximum input", len(ins.over_limit)], ["tokens lost", ins.tokens_lost]]
     if ins.coverage:
         rows += [["uncovered source characters", ins.coverage.uncovered_chars],
@@ -108,7 +120,7 @@ def _plots(ins: Inspection) -> list[tuple[str, str]] | None:
     ax = axes[1]
     ov = [p.overlap_units if p.overlap_units is not None else p.overlap_chars for p in ins.pairs]
     ax.bar(range(len(ov)), ov, color="#55a868", width=0.9)
-    zeros = [i for i, v in enumerate(ov) if v == 0]
+    zeros = [i for i, v in enumerate(ov) if v == 0] if ins.overlap_asked else []
     if zeros:  # a bar of height 0 does not show: mark the pairs that share nothing
         ax.scatter(zeros, [0] * len(zeros), marker="x", color="#b00020", zorder=3,
                    label="shares nothing")

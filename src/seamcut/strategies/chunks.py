@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from ..boxes import LineIndex
 from ..model import Chunk, Document, stable_hash
 from ..outline import Outline
 from ..text.space import SPACE_CHARS
@@ -45,19 +46,27 @@ def make_chunks(doc: Document, drafts: Sequence[Draft], budget: Budget, strategy
     it (``budget.tokens``), the language that of most of the span; every chunk's metadata is the
     document's plus ``config`` (the fingerprint), and ``held_by_model`` where the model's maximum
     input, not the size, bounded the chunk: the units of the size that fit in that input from the
-    chunk's start (``seamcut.strategies.held`` reports them)."""
+    chunk's start (``seamcut.strategies.held`` reports them); and ``boxes`` where the document
+    has boxes (``seamcut.boxes.span_boxes`` of the chunk's span, as ``[page, x0, top, x1,
+    bottom]`` lists)."""
     text = doc.text
     outline = outline or outline_of(doc)
     meta = {**doc.metadata, "config": fingerprint}
+    lines = LineIndex(doc)
+    # a window's elements keep their lines' offsets in the whole document's text
+    off = getattr(doc, "offset", 0)
     out = []
     for d in drafts:
         a, b = d.start, d.end
         full = d.context + text[a:b]
         path = d.path if d.path is not None else outline.path_at(first_word(text, a, b))
         held = budget.held_by_model(a)
+        extra = {} if held is None else {"held_by_model": held}
+        if lines:
+            extra["boxes"] = [box.to_list() for box in lines.boxes(a + off, b + off)]
         out.append(Chunk(
             id=chunk_id(doc.id, a, b, fingerprint, full), doc_id=doc.id, source=doc.source,
             start=a, end=b, context=d.context, text=full, tokens=budget.tokens(a, b, d.context),
             pages=doc.pages_of(a, b), heading_path=path, language=outline.language_of(a, b),
-            strategy=strategy, metadata=meta if held is None else {**meta, "held_by_model": held}))
+            strategy=strategy, metadata={**meta, **extra} if extra else meta))
     return out

@@ -13,6 +13,12 @@ become furniture (``furniture``); headings come from the font size (levels rank 
 larger-than-body sizes, ``headings``), bold weight and numbering, or from a tagged PDF's
 structure tree where it tags headings (``tags``), and a layout heading needs body text after it
 (cover, back-cover and diagram text is not a heading; ``classify``).
+
+Boxes (``seamcut.boxes``): the document's ``page_sizes`` ([width, height] in points, one per
+page) and, on each element of a laid-out or OCR'd page, ``bbox`` ([x0, top, x1, bottom]) and
+``lines`` ([[start, end, x0, top, x1, bottom], ...]: each visual line, a table's rows, with its
+span in the text, followed through hyphenation by ``join_line_spans``); points from the top-left
+corner of the page as pypdfium2 renders it. Pages read as ``pdftotext``'s paragraphs have none.
 """
 from __future__ import annotations
 

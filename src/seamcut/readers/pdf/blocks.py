@@ -39,6 +39,8 @@ class Block:
     italic: float = 0.0
     tag: str | None = None  # structure tag from a tagged PDF
     header_rows: int = 1  # tables: how many leading rows are the header
+    #: tables: each row's box (x0, top, x1, bottom), one per row of ``rows``; None where unknown
+    row_boxes: list[tuple[float, float, float, float]] | None = None
 
     @property
     def lines(self) -> list[str]:
@@ -53,3 +55,21 @@ class Block:
 def same_line(a: Block, b: Block) -> bool:
     """Whether two blocks overlap vertically by half the lower one's height or more."""
     return min(a.bottom, b.bottom) - max(a.top, b.top) >= 0.5 * min(a.bottom - a.top, b.bottom - b.top)
+
+
+def shift_blocks(blocks: list[Block], dx: float, dy: float) -> None:
+    """Move ``blocks`` (their segments, words and table rows too) by ``dx``, ``dy`` points, in
+    place: from one page frame to another."""
+    if not (dx or dy):
+        return
+    seen: set[int] = set()
+    for b in blocks:
+        b.x0, b.top, b.x1, b.bottom = b.x0 + dx, b.top + dy, b.x1 + dx, b.bottom + dy
+        if b.row_boxes is not None:
+            b.row_boxes = [(x0 + dx, t + dy, x1 + dx, u + dy) for x0, t, x1, u in b.row_boxes]
+        for s in b.segments:
+            s.x0, s.top, s.x1, s.bottom = s.x0 + dx, s.top + dy, s.x1 + dx, s.bottom + dy
+            for w in s.words:
+                if id(w) not in seen:
+                    seen.add(id(w))
+                    w.x0, w.top, w.x1, w.bottom = w.x0 + dx, w.top + dy, w.x1 + dx, w.bottom + dy

@@ -18,7 +18,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Callable
 
-from .blocks import Block
+from .blocks import Block, shift_blocks
 from .edges import pdfium_edges
 from .layout import layout_page
 from .opening import LazyPlumber
@@ -101,15 +101,19 @@ class PageSource:
 
     def pdfplumber(self) -> Page:
         """The page laid out from pdfplumber's words and ruled tables (rotated text, such as
-        margin stamps, stays out of the flow; tables keep theirs)."""
+        margin stamps, stays out of the flow; tables keep theirs), moved from pdfplumber's frame
+        (the media box's top-left corner) to the rendered page's (the crop box's, within the
+        media box)."""
         page = self.plumber.page(self.index)
         try:
             width = float(page.width)
             upright = [w for w in plumber_words(page, self.tagged) if w.upright]
             tag_of = plumber_tag_map(page) if self.tagged else {}
             tables, rest = ruled_tables(page, upright)
-            return Page(self.number, width, float(page.height), "pdfplumber",
-                        blocks=tag_blocks(layout_page(rest, width, tables), tag_of))
+            blocks = tag_blocks(layout_page(rest, width, tables), tag_of)
+            crop, media = page.cropbox, page.mediabox
+            shift_blocks(blocks, -max(crop[0], media[0]), -max(crop[1], media[1]))
+            return Page(self.number, self.width, self.height, "pdfplumber", blocks=blocks)
         finally:
             page.close()
 

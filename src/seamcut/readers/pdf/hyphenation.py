@@ -1,5 +1,5 @@
 """The lines of one block joined into a paragraph, with words hyphenated across a line break
-joined again."""
+joined again; ``join_line_spans`` also says where each line landed in the paragraph."""
 from __future__ import annotations
 
 import re
@@ -12,32 +12,45 @@ three four five six ten first second third built user high-level so quasi mid pa
 state time cost data real""".split())
 
 _HYPHENS = "-\u2010\u2011"
+_LAST_WORD = re.compile(r"(\w+)[-\u2010\u2011]$")
 
 
 def join_lines(lines: Sequence[str]) -> str:
     """Join the lines of one block into a paragraph; words hyphenated across a line break are
     joined ("fertil-" + "izer" -> "fertilizer") unless the next line starts with an uppercase
     letter or digit, or the first half is a known compound prefix ("self-" + "locking")."""
+    return join_line_spans(lines)[0]
+
+
+def join_line_spans(lines: Sequence[str]) -> tuple[str, list[tuple[int, int] | None]]:
+    """``join_lines(lines)`` and, for each of ``lines``, its span ``(start, end)`` in the joined
+    text (code points; None for a line that adds nothing). A hyphen or soft hyphen removed at a
+    join leaves its line's span one shorter; the spans are in order and do not overlap."""
     out = ""
+    spans: list[tuple[int, int] | None] = []
+    last = -1  # index in ``spans`` of the line written last
     for raw in lines:
         line = " ".join(raw.replace("\u00ad\n", "").split())
         if not line:
+            spans.append(None)
             continue
         if not out:
             out = line
-            continue
-        if out.endswith("\u00ad"):
+        elif out.endswith("\u00ad"):
             out = out[:-1] + line
-            continue
-        if out[-1] in _HYPHENS and len(out) >= 3 and out[-2].isalpha():
-            m = re.search(r"(\w+)[-\u2010\u2011]$", out)
+        elif out[-1] in _HYPHENS and len(out) >= 3 and out[-2].isalpha():
+            m = _LAST_WORD.search(out)
             first = m.group(1).lower() if m else ""
-            nxt = line[0]
-            if nxt.islower() and first not in COMPOUND_PREFIXES and len(first) >= 2:
-                out = out[:-1] + line
-            else:
-                out = out + line
-            continue
-        out = out + " " + line
-    return out
-
+            if line[0].islower() and first not in COMPOUND_PREFIXES and len(first) >= 2:
+                out = out[:-1]
+            out = out + line
+        else:
+            out = out + " "
+            out = out + line
+        start = len(out) - len(line)
+        if last >= 0:  # the line before ends where its text now does
+            a, b = spans[last]  # type: ignore[misc]
+            spans[last] = (a, min(b, start)) if min(b, start) > a else None
+        spans.append((start, len(out)))
+        last = len(spans) - 1
+    return out, spans

@@ -41,9 +41,11 @@ def render_scale(width: float, height: float) -> float:
 
 
 def _render(pdoc, index: int):
+    """Page ``index`` as an image for OCR, and its scale (pixels per point)."""
     page = pdoc[index]
     try:
-        return page.render(scale=render_scale(page.get_width(), page.get_height())).to_pil()
+        scale = render_scale(page.get_width(), page.get_height())
+        return page.render(scale=scale).to_pil(), scale
     finally:
         page.close()
 
@@ -53,13 +55,13 @@ def ocr_page(pdoc, index: int, languages: list[str] | None) -> list[Plain] | Non
     ocr_pages = _ocr_pages()
     if ocr_pages is None:
         return None
-    img = _render(pdoc, index)
+    img, scale = _render(pdoc, index)
     try:
         res = ocr_pages([img], languages)[0]
     except Exception as exc:  # OCR failing should not lose the document
         log.warning("OCR failed on page %d: %s", index + 1, exc)
         return None
-    return ocr_elements(res)
+    return ocr_elements(res, scale)
 
 
 def ocr_pending(pdoc, pages: list[Page], languages: list[str] | None) -> None:
@@ -71,31 +73,53 @@ def ocr_pending(pdoc, pages: list[Page], languages: list[str] | None) -> None:
     for start in range(0, len(pending), OCR_BATCH):
         batch = pending[start:start + OCR_BATCH]
         results: list[Any] = [None] * len(batch)
+        scales = [1.0] * len(batch)
         if ocr_pages is not None:
-            images = [_render(pdoc, k) for k in batch]
+            rendered = [_render(pdoc, k) for k in batch]
+            images, scales = [r[0] for r in rendered], [r[1] for r in rendered]
             try:
                 results = ocr_pages(images, languages, progress=len(pending) > 1)
             except Exception as exc:  # OCR failing should not lose the document
                 log.warning("OCR failed on pages %s: %s", [k + 1 for k in batch], exc)
-        for k, res in zip(batch, results):
+        for k, res, scale in zip(batch, results, scales):
             pg = pages[k]
             if res is None:
                 pg.extractor = "none"
                 pg.notes.append("no text layer; OCR unavailable")
             else:
-                pg.extractor, pg.plain = "ocr", ocr_elements(res)
+                pg.extractor, pg.plain = "ocr", ocr_elements(res, scale)
 
 
-def ocr_elements(res: Any) -> list[Plain]:
-    """An ``OcrPage`` as (kind, text, metadata) paragraphs."""
+def ocr_elements(res: Any, scale: float | None = None) -> list[Plain]:
+    """An ``OcrPage`` as (kind, text, metadata) paragraphs. ``scale``: pixels per point of the
+    image OCR'd; where given, each paragraph's metadata gets ``lines``: each line's span in its
+    text and its box in points (Tesseract's word boxes), which ``assemble`` records."""
     out = []
     blocks = list(getattr(res, "blocks", None) or [])
+    boxes = list(getattr(res, "line_boxes", None) or [])
     meta = {"rotation": getattr(res, "rotation", 0), "languages": list(getattr(res, "languages", []) or [])}
     if blocks:
-        for text, conf in blocks:
-            out.append(("paragraph", text, {**meta, "confidence": round(float(conf), 1)}))
+        for i, (text, conf) in enumerate(blocks):
+            m = {**meta, "confidence": round(float(conf), 1)}
+            if scale and i < len(boxes):
+                m["lines"] = _line_boxes(text, boxes[i], scale)
+            out.append(("paragraph", text, m))
     elif getattr(res, "text", ""):
         out.extend((k, t, {**meta, **m}) for k, t, m in plain_paragraphs(res.text))
+    return out
+
+
+def _line_boxes(text: str, boxes: list[tuple[float, float, float, float]], scale: float
+                ) -> list[tuple[int, int, float, float, float, float]]:
+    """Each ``\n``-separated line of ``text`` with its span and its box (``boxes``, in pixels,
+    over ``scale``: points); none where the lines and boxes do not pair up."""
+    lines = text.split("\n")
+    if len(lines) != len(boxes):
+        return []
+    out, pos = [], 0
+    for line, (x0, top, x1, bottom) in zip(lines, boxes):
+        out.append((pos, pos + len(line), x0 / scale, top / scale, x1 / scale, bottom / scale))
+        pos += len(line) + 1
     return out
 
 

@@ -55,8 +55,10 @@ def _table_block(page, table) -> Block | None:
     rows = _fix_vertical_cells(page, table, rows)
     rows = _fill_stray_cells(page, table, rows)
     rows, header = fill_header_spans(rows)
+    n = len(rows)
     rows = [[" ".join((c or "").split()) for c in r] for r in rows]
-    rows = [r for r in rows if any(r)]
+    kept = [i for i, r in enumerate(rows) if any(r)]
+    rows = [rows[i] for i in kept]
     if not rows:
         return None
     keep = [j for j in range(max(len(r) for r in rows)) if any(j < len(r) and r[j] for r in rows)]
@@ -68,7 +70,19 @@ def _table_block(page, table) -> Block | None:
     if max(len(c) for c in cells) > 400:
         return None  # a text frame drawn as a box, not a table
     x0, top, x1, bottom = table.bbox
-    return Block(x0, top, x1, bottom, kind="table", rows=rows, header_rows=header)
+    boxes = _row_boxes(table, n)
+    return Block(x0, top, x1, bottom, kind="table", rows=rows, header_rows=header,
+                 row_boxes=[boxes[i] for i in kept] if boxes is not None else None)
+
+
+def _row_boxes(table, n: int) -> list[tuple[float, float, float, float]] | None:
+    """The box of each of the ``n`` rows ``table.extract()`` gave (pdfplumber's ``Row.bbox``, one
+    row of cells each); None where the table does not give one per row."""
+    try:
+        got = [tuple(float(v) for v in r.bbox) for r in table.rows]
+    except Exception:
+        return None
+    return got if len(got) == n and all(len(b) == 4 for b in got) else None  # type: ignore[misc]
 
 
 def _center(c: dict[str, Any]) -> tuple[float, float]:

@@ -40,12 +40,12 @@ def text_tables(lines: list[list[Segment]], min_rows: int = 3, min_cols: int = 3
             cols = _columns(run)
             rows = [_cells(line, cols) for line in run]
             if len(cols) >= min_cols and sum(1 for r in rows for c in r if c) >= 0.6 * len(rows) * len(cols):
-                head, head_lines = _header_lines(lines, i, cols, used)
+                head, head_boxes, head_lines = _header_lines(lines, i, cols, used)
                 rows = head + rows
+                row_boxes = head_boxes + [_box(line) for line in run]
                 run = head_lines + run
                 segs = [s for line in run for s in line]
-                b = Block(min(s.x0 for s in segs), min(s.top for s in segs), max(s.x1 for s in segs),
-                          max(s.bottom for s in segs), kind="table", rows=rows)
+                b = Block(*_box(segs), kind="table", rows=rows, row_boxes=row_boxes)
                 out.append(b)
                 used.update(id(s) for s in segs)
         i = j
@@ -73,12 +73,25 @@ def _cells(line: list[Segment], cols: list[list[float]]) -> list[str]:
     return cells
 
 
+def _box(items) -> tuple[float, float, float, float]:
+    """The box around segments or words (x0, top, x1, bottom in points)."""
+    return (min(s.x0 for s in items), min(s.top for s in items), max(s.x1 for s in items),
+            max(s.bottom for s in items))
+
+
+def _union(a: tuple[float, float, float, float], b: tuple[float, float, float, float]
+           ) -> tuple[float, float, float, float]:
+    return min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])
+
+
 def _header_lines(lines: list[list[Segment]], i: int, cols: list[list[float]], used: set[int],
-                  most: int = 3) -> tuple[list[list[str]], list[list[Segment]]]:
+                  most: int = 3) -> tuple[list[list[str]], list[tuple[float, float, float, float]],
+                                          list[list[Segment]]]:
     """The header of an unruled table starting at line ``i``: up to ``most`` lines right above it
     whose short segments each fall under exactly one column (header cells the data rows do not
     make tabular: one cell, or a cell set on two lines). Lines set closer than the rows are one
-    header row ("State funded" over "legal aid"). Returns the header rows and their lines."""
+    header row ("State funded" over "legal aid"). Returns the header rows, their boxes and their
+    lines."""
 
     def under(s: Segment) -> int | None:
         hit = [k for k, (a, b) in enumerate(cols) if min(b, s.x1) - max(a, s.x0) > 0]
@@ -95,6 +108,7 @@ def _header_lines(lines: list[list[Segment]], i: int, cols: list[list[float]], u
         got.insert(0, line)
         below = line
     rows: list[list[str]] = []
+    boxes: list[tuple[float, float, float, float]] = []
     prev_bottom = None
     for line in got:
         cells = [""] * len(cols)
@@ -104,10 +118,12 @@ def _header_lines(lines: list[list[Segment]], i: int, cols: list[list[float]], u
         size = max(s.size for s in line) or 10.0
         if rows and prev_bottom is not None and min(s.top for s in line) - prev_bottom < 0.5 * size:
             rows[-1] = [(a + " " + b).strip() for a, b in zip(rows[-1], cells)]
+            boxes[-1] = _union(boxes[-1], _box(line))
         else:
             rows.append(cells)
+            boxes.append(_box(line))
         prev_bottom = max(s.bottom for s in line)
-    return rows, got
+    return rows, boxes, got
 
 
 _TOC_LINE = re.compile(r"^(?P<entry>.*?\S)\s*(?:\.\s*){3,}(?P<page>\d{1,4}|[ivxlcdm]{1,7})$", re.I)
@@ -128,6 +144,6 @@ def toc_tables(lines: list[list[Word]], min_rows: int = 3
     taken = {i for i, _ in hits}
     rows = [[m.group("entry").rstrip(" ."), m.group("page")] for _, m in hits]
     ws = [w for i, _ in hits for w in lines[i]]
-    b = Block(min(w.x0 for w in ws), min(w.top for w in ws), max(w.x1 for w in ws),
-              max(w.bottom for w in ws), kind="table", rows=rows, header_rows=0)
+    b = Block(*_box(ws), kind="table", rows=rows, header_rows=0,
+              row_boxes=[_box(lines[i]) for i, _ in hits])
     return [b], [line for i, line in enumerate(lines) if i not in taken]

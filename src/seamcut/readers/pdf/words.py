@@ -3,7 +3,8 @@ times faster than pdfplumber's page parse), or from pdfplumber for a page pdfium
 and, from the same pass, the characters pdfplumber's table finder reads.
 
 Units: points (1/72 inch); ``x`` grows to the right, ``top``/``bottom`` grow downwards from the
-top of the displayed page (pdfplumber's convention), the page's /Rotate applied.
+top-left corner of the displayed page (pdfplumber's convention), the page's /Rotate applied: of
+the page as pypdfium2 renders it (its crop box within its media box, wherever they stand).
 """
 from __future__ import annotations
 
@@ -102,6 +103,7 @@ class _GlyphReader:
 
         self.raw, self.tp, self.mcid = raw, tp, mcid
         self.to_display, self.rot = display_map(page)
+        self.origin = self.to_display(0.0, 0.0)
         self.rect, self.mat = raw.FS_RECTF(), raw.FS_MATRIX()
         self.buf = ctypes.create_string_buffer(256)
         self.flags = ctypes.c_int()
@@ -116,8 +118,9 @@ class _GlyphReader:
         if rot:
             (ax, ay), (bx, by) = self.to_display(rect.left, rect.bottom), self.to_display(rect.right, rect.top)
             left, right, bottom = min(ax, bx), max(ax, bx), max(ay, by)
-        else:
-            left, right, bottom = rect.left, rect.right, self.to_display(0.0, rect.bottom)[1]
+        else:  # (x, y) -> (x - crop left, crop top - y)
+            ox, oy = self.origin
+            left, right, bottom = rect.left + ox, rect.right + ox, oy - rect.bottom
         obj = ctypes.cast(raw.FPDFText_GetTextObject(tp, i), ctypes.c_void_p).value
         got = self.fonts.get(obj)
         if got is None:
@@ -159,13 +162,22 @@ def _table_char(text: str, x0: float, top: float, x1: float, bottom: float, size
 
 def display_map(page) -> tuple[Callable[[float, float], tuple[float, float]], float]:
     """(map, rotation in radians): ``map(x, y)`` takes PDF user space (y up) to the displayed
-    page's (x, top) with ``top`` growing downwards, applying the page's /Rotate as pdfminer does."""
-    w, h = page.get_width(), page.get_height()  # of the displayed (rotated) page
+    page's (x, top) with ``top`` growing downwards from its top-left corner, applying the page's
+    /Rotate (clockwise) as pdfminer does; the displayed page is what pdfium renders, its
+    bounding box (the crop box cut to the media box)."""
+    import pypdfium2.raw as raw
+
+    box = raw.FS_RECTF()
+    if raw.FPDF_GetPageBoundingBox(page.raw, box):
+        left, bottom, right, top = box.left, box.bottom, box.right, box.top
+    else:  # pragma: no cover - pdfium gives every loaded page one
+        left, bottom = 0.0, 0.0
+        right, top = page.get_width(), page.get_height()
     rot = page.get_rotation() % 360
     if rot == 90:
-        return (lambda x, y: (y, x)), math.pi / 2
+        return (lambda x, y: (y - bottom, x - left)), math.pi / 2
     if rot == 180:
-        return (lambda x, y: (w - x, y)), math.pi
+        return (lambda x, y: (right - x, y - bottom)), math.pi
     if rot == 270:
-        return (lambda x, y: (w - y, h - x)), 3 * math.pi / 2
-    return (lambda x, y: (x, h - y)), 0.0
+        return (lambda x, y: (top - y, right - x)), 3 * math.pi / 2
+    return (lambda x, y: (x - left, top - y)), 0.0

@@ -1,0 +1,97 @@
+"""``seamcut view``: static pages that show where every cut falls, in the text and on the page."""
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+from typing import Annotated, List, Optional
+
+import typer
+
+from .errors import fail
+from .options import Model, Overlap, Paths, ReadFlags, Size, Tokenizer, Unit, UnitOption
+from .render import err, print_failures, print_warnings
+
+
+def view_command(
+    paths: Paths,
+    strategy: Annotated[Optional[List[str]], typer.Option(
+        "--strategy", "-s", help="A strategy or variant (NAME:OPTION=VALUE:...) to draw; repeat it "
+                                 "for several (default: structure).")] = None,
+    compare: Annotated[Optional[Path], typer.Option(
+        "--compare", help="A `seamcut compare --json` file: draw its strategies and write "
+                          "questions.html (what each question got back).")] = None,
+    out: Annotated[Path, typer.Option("--out", help="Folder for the pages.")] = Path("out/view"),
+    serve: Annotated[bool, typer.Option(
+        "--serve", help="Also index the documents (OUT/index/STRATEGY) and serve OUT with a search "
+                        "page on http://127.0.0.1:PORT.")] = False,
+    port: Annotated[int, typer.Option("--port", help="Port for --serve.")] = 8765,
+    size: Size = None,
+    overlap: Overlap = None,
+    unit: UnitOption = Unit.tokens,
+    tokenizer: Tokenizer = None,
+    model: Model = "default",
+    reading: ReadFlags = ReadFlags(),
+) -> None:
+    """Write pages that show each document's text with every chunk drawn where it is (tokens,
+    labels, overlap, inspect's findings), and for PDFs the page images with element and chunk
+    boxes: click a chunk to see its boxes, a box to see its chunk. Open OUT/index.html."""
+    from ..build import model_sized
+    from ..corpus import read_corpus
+    from ..report.view import build_view, cut_all, strategies_of, strategies_of_run
+    run = None
+    if compare is not None:
+        if importlib.util.find_spec("seamcut.report.view.questions") is None:
+            fail("--compare needs seamcut.report.view.questions (questions.html), which this "
+                 "install does not have yet")
+        if strategy:
+            fail("--compare draws the run's own strategies: leave out --strategy")
+        try:
+            run = json.loads(compare.read_text(encoding="utf-8"))
+            specs = strategies_of_run(run)
+        except FileNotFoundError:
+            fail(f"{compare}: no such file")
+        except (ValueError, UnicodeDecodeError) as exc:
+            fail(f"{compare}: {exc}")
+        if model == "default" and isinstance(run.get("model"), str):
+            model = run["model"]
+    else:
+        opts = {k: v for k, v in (("size", size), ("overlap", overlap), ("tokenizer", tokenizer))
+                if v is not None}
+        if unit is not Unit.tokens:
+            opts["unit"] = unit.value
+        try:
+            specs = strategies_of(strategy or ["structure"], model_sized(opts, model))
+        except ValueError as exc:
+            fail(str(exc))
+    corpus = read_corpus(paths, options=reading.options(), catalog=reading.load_catalog())
+    print_failures(corpus.failures, len(corpus.documents) + len(corpus.failures))
+    if not corpus.documents:
+        fail("no document read")
+    notes = [w for doc in corpus.documents for w in doc.metadata.get("warnings", ())]
+    chunkings = cut_all(corpus.documents, specs, notes)
+    print_warnings(notes)
+    sizer = tokenizer or (None if model == "default" else model_sized({}, model).get("tokenizer"))
+    index = build_view(out, corpus.documents, specs, chunkings, compare=run, search=serve,
+                       model=sizer, password=reading.password)
+    err.print(f"view → {index}")
+    if serve:
+        _serve(out, paths, specs, model, reading, port)
+
+
+def _serve(out: Path, paths: list[Path], specs: list, model: str, reading: ReadFlags, port: int) -> None:
+    from ..build import build_index, model_sized
+    from ..evaluate.compare import plain_options
+    from ..index import Index
+    try:
+        from ..report.view.serve import serve
+    except ImportError as exc:
+        fail(f"--serve needs seamcut.report.view.serve, which this install does not have: {exc}")
+    indexes = {}
+    for s in specs:
+        opts = model_sized(dict(s.options), model)
+        index = Index(out / "index" / s.slug, strategy=s.name, options=plain_options(opts), model=model)
+        build_index(index, paths, s.name, opts, read_options=reading.options(),
+                    catalog=reading.load_catalog(), label=f"indexing {s.label}")
+        indexes[s.label] = index
+    serve(out, indexes, port)

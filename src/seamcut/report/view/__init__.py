@@ -1,0 +1,8 @@
+"""``seamcut view``: the cuts drawn in place, PDF pages with element and chunk boxes
+(``build``, ``data``, ``pages``), and, from the ``questions`` part, per-question results and the
+search playground. Static files that open from disk."""
+from __future__ import annotations
+
+from .build import asks_overlap, build_view, cut_all, strategies_of, strategies_of_run
+
+__all__ = ["asks_overlap", "build_view", "cut_all", "strategies_of", "strategies_of_run"]

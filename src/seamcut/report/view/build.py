@@ -1,0 +1,235 @@
+"""``seamcut view``'s files: an index page, one page per document with its cuts drawn in place
+(and for PDFs its page images with element and chunk boxes), one CSS and one JS file shared by
+all. Everything opens from disk: a document's data is a ``<script src>`` file that sets a global
+(Chromium does not let a file:// page fetch JSON).
+
+    DIR/index.html               the documents, their chunk counts per strategy, the strategies
+    DIR/view.css, DIR/view.js    the page's style and code (copied from this package)
+    DIR/docs/<doc_id>.html       one document; ``#s=<strategy slug>&c=<chunk id>`` selects a chunk
+    DIR/docs/<doc_id>.js         its data (``data.document_data``) as ``window.SEAMCUT_DOC``
+    DIR/pages/<doc_id>/<n>.png   PDF page images (``pages.render_pages``)
+"""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from ...diagnose import strategy_overlaps
+from ...model import Chunk, Document
+from ...strategies import REGISTRY
+from ...strategies.spec import StrategySpec, parse_spec
+from ..html import esc
+from .data import Chunking, document_data
+
+STATIC = Path(__file__).with_name("static")
+#: the files copied into DIR/ beside index.html
+STATIC_FILES = ("view.css", "view.js")
+
+
+def asks_overlap(spec: StrategySpec) -> bool:
+    """Whether ``spec``'s options ask for overlap between neighbours."""
+    fields = REGISTRY[spec.name][1].__dataclass_fields__
+    return strategy_overlaps(spec.name, {k: v for k, v in spec.options.items()
+                                         if k in fields and k not in ("tokenizer", "embedder")})
+
+
+def strategies_of(labels: Sequence[str], options: Mapping[str, Any] | None = None) -> list[StrategySpec]:
+    """Specs (``NAME`` or ``NAME:OPTION=VALUE...``) with ``options`` (``--size`` and the like,
+    what ``seamcut.chunk`` takes) under each spec's own. Raises ValueError for a bad spec."""
+    out = []
+    for label in labels:
+        spec = parse_spec(label)
+        out.append(StrategySpec(spec.label, spec.name, {**(options or {}), **spec.options}))
+    return out
+
+
+def strategies_of_run(run: Mapping[str, Any]) -> list[StrategySpec]:
+    """The strategies of a ``seamcut compare --json`` run, each with the options it ran with."""
+    try:
+        listed = run["strategies"]
+        return [StrategySpec(s["name"], parse_spec(s["name"]).name, dict(s.get("options") or {}))
+                for s in listed]
+    except (KeyError, TypeError) as exc:
+        raise ValueError(f"not a seamcut compare --json file: no strategies with names ({exc})") from None
+
+
+def cut_all(documents: Sequence[Document], strategies: Sequence[StrategySpec],
+            notes: list[str] | None = None) -> dict[str, list[Chunk]]:
+    """Every document cut with every strategy: chunks keyed by strategy label, in document order
+    (the same chunks and ids an index built with these options holds). ``notes``: where the
+    model's reports of chunks held below a size in words or characters go, one per strategy and
+    document (None: they are warned as usual)."""
+    from ...api import chunk
+    from ...strategies.held import held_reports
+    out: dict[str, list[Chunk]] = {}
+    for s in strategies:
+        got: list[Chunk] = []
+        for doc in documents:
+            if notes is None:
+                got += chunk(doc, strategy=s.name, **dict(s.options))
+                continue
+            with held_reports() as held:
+                got += chunk(doc, strategy=s.name, **dict(s.options))
+            notes.extend(f"{s.label}: {n}" for n in held)
+        out[s.label] = got
+    return out
+
+
+def build_view(out: str | Path, documents: Sequence[Document], strategies: Sequence[StrategySpec],
+               chunkings: Mapping[str, Sequence[Chunk]] | None = None, *,
+               compare: Mapping[str, Any] | None = None, search: bool = False,
+               model: Any = None, page_images: bool = True, password: str | None = None) -> Path:
+    """Write the view of ``documents`` cut by ``strategies`` into ``out``; returns
+    ``out/index.html``. ``chunkings``: the chunks by strategy label (None: ``cut_all``);
+    ``compare``: a ``seamcut compare --json`` run, written as ``questions.html`` by the
+    ``questions`` part's ``write_questions``; ``search``: link ``search.html`` (``--serve``);
+    ``model``: the tokenizer sizes are checked with (None: the default model); ``page_images``:
+    render PDF pages (False: the pages drawn without images)."""
+    root = Path(out)
+    (root / "docs").mkdir(parents=True, exist_ok=True)
+    for name in STATIC_FILES:
+        shutil.copyfile(STATIC / name, root / name)
+    if chunkings is None:
+        chunkings = cut_all(documents, strategies)
+    by_doc: dict[str, dict[str, list[Chunk]]] = {}
+    for label, chunks in chunkings.items():
+        for c in chunks:
+            by_doc.setdefault(c.doc_id, {}).setdefault(label, []).append(c)
+    sizes = {d.id: page_sizes(d, password) for d in documents} if page_images else {}
+    if page_images:
+        render_document_pages(root, documents, sizes, password=password)
+    counts: dict[str, dict[str, int]] = {}
+    for doc in documents:
+        mine = by_doc.get(doc.id, {})
+        views = [Chunking(s.label, mine.get(s.label, []), asks_overlap(s), model) for s in strategies]
+        counts[doc.id] = {s.label: len(mine.get(s.label, [])) for s in strategies}
+        write_document(root, doc, views, sizes.get(doc.id))
+    if compare is not None:
+        write_questions = _questions_writer()
+        write_questions(root, dict(compare), documents, chunkings)
+    index = root / "index.html"
+    index.write_text(index_page(documents, strategies, counts, questions=compare is not None,
+                                search=search), encoding="utf-8")
+    return index
+
+
+def page_sizes(doc: Document, password: str | None = None) -> list[list[float]]:
+    """A PDF's page sizes in points, ``[[width, height], ...]``: the reader's (``page_sizes``)
+    where it recorded them, else PDFium's; empty for other formats or a PDF no longer there."""
+    if doc.metadata.get("page_sizes"):
+        return [list(map(float, s)) for s in doc.metadata["page_sizes"]]
+    if doc.metadata.get("format") != "pdf" or not Path(doc.source).is_file():
+        return []
+    import pypdfium2 as pdfium
+    pdf = pdfium.PdfDocument(doc.source, password=password)
+    try:
+        return [[round(w, 1), round(h, 1)] for w, h in (pdf.get_page_size(i) for i in range(len(pdf)))]
+    finally:
+        pdf.close()
+
+
+def render_document_pages(root: Path, documents: Sequence[Document],
+                          sizes: Mapping[str, Sequence[Any]], password: str | None = None) -> int:
+    """Render the pages of every PDF among ``documents`` (those with ``sizes``) into
+    ``root/pages/<doc_id>/``; returns the pages written."""
+    from .pages import render_pages
+    jobs = [(d.source, root / "pages" / d.id, len(sizes[d.id])) for d in documents if sizes.get(d.id)]
+    return render_pages(jobs, password=password)
+
+
+def write_document(root: Path, doc: Document, views: Sequence[Chunking],
+                   sizes: Sequence[Sequence[float]] | None = None) -> Path:
+    """``root/docs/<doc_id>.html`` and its data file ``<doc_id>.js`` (``sizes``: the PDF's page
+    sizes in points, where the document does not carry them)."""
+    data = document_data(doc, views, pages_url=f"../pages/{doc.id}/", page_sizes=sizes)
+    js = root / "docs" / f"{doc.id}.js"
+    js.write_text("window.SEAMCUT_DOC = " + json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+                  + ";\n", encoding="utf-8")
+    page = root / "docs" / f"{doc.id}.html"
+    page.write_text(document_page(doc, data), encoding="utf-8")
+    return page
+
+
+def document_page(doc: Document, data: Mapping[str, Any]) -> str:
+    """The light HTML shell of one document's page (the script draws the rest)."""
+    title = data["title"]
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>{esc(title)} · seamcut view</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="../view.css"></head>
+<body class="document">
+<header>
+ <a class="back" href="../index.html">← documents</a>
+ <h1 title="{esc(doc.source)}">{esc(title)}</h1>
+ <label>strategy <select id="strategy"></select></label>
+ <label class="toggle"><input type="checkbox" id="show-elements"> element boxes</label>
+ <span id="summary"></span>
+</header>
+<div id="info" class="info">Click a chunk in the text or a box on a page.</div>
+<main>
+ <section id="text" class="pane" aria-label="text with the cuts"></section>
+ <section id="pages" class="pane" aria-label="pages"></section>
+ <aside id="findings" class="pane" aria-label="findings"></aside>
+</main>
+<script src="{esc(doc.id)}.js"></script>
+<script src="../view.js"></script>
+</body></html>
+"""
+
+
+def index_page(documents: Sequence[Document], strategies: Sequence[StrategySpec],
+               counts: Mapping[str, Mapping[str, int]], questions: bool = False,
+               search: bool = False) -> str:
+    """``DIR/index.html``: each document with its chunk count per strategy (a link into the
+    document with that strategy chosen), and the strategies with their options."""
+    head = "".join(f"<th>{esc(s.label)}</th>" for s in strategies)
+    rows = []
+    for d in documents:
+        pages = len(d.metadata.get("page_sizes") or ()) or len(d.page_starts)
+        cells = "".join(f'<td><a href="docs/{esc(d.id)}.html#s={esc(s.slug)}">'
+                        f"{counts.get(d.id, {}).get(s.label, 0)}</a></td>" for s in strategies)
+        rows.append(f'<tr><td class="l"><a href="docs/{esc(d.id)}.html">{esc(d.source or d.id)}</a></td>'
+                    f"<td>{pages or '–'}</td><td>{len(d.text):,}</td>{cells}</tr>")
+    links = []
+    if questions:
+        links.append('<a href="questions.html">what each question got back</a>')
+    if search:
+        links.append('<a href="search.html">search</a>')
+    specs = "".join(f"<li><b>{esc(s.label)}</b>: {esc(s.name)} "
+                    f"{esc(json.dumps(_plain(s.options), ensure_ascii=False)) if s.options else '(defaults)'}"
+                    f"{' · overlap between neighbours' if asks_overlap(s) else ' · no overlap'}</li>"
+                    for s in strategies)
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>seamcut view</title>
+<link rel="stylesheet" href="view.css"></head>
+<body class="index">
+<h1>seamcut view</h1>
+<p>{len(documents)} document(s), {len(strategies)} strateg{'y' if len(strategies) == 1 else 'ies'}.
+{' · '.join(links)}</p>
+<table class="docs"><tr><th class="l">document</th><th>pages</th><th>characters</th>{head}</tr>
+{''.join(rows)}</table>
+<p class="note">Numbers are chunks per strategy (parents included); click one to see that strategy's cuts.</p>
+<h2>Strategies</h2><ul>{specs}</ul>
+</body></html>
+"""
+
+
+def _plain(options: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v if isinstance(v, (str, int, float, bool)) or v is None else str(v)
+            for k, v in options.items()}
+
+
+def _questions_writer() -> Any:
+    """The ``questions`` part's ``write_questions``, imported when first needed."""
+    try:
+        from .questions import write_questions
+    except ImportError as exc:
+        raise RuntimeError("--compare needs seamcut.report.view.questions (write_questions), which "
+                           f"this install does not have: {exc}") from None
+    return write_questions
+
+
+__all__ = ["asks_overlap", "STATIC_FILES", "build_view", "cut_all", "strategies_of", "strategies_of_run",
+           "write_document", "document_page", "index_page", "page_sizes", "render_document_pages"]
