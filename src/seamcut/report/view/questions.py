@@ -27,7 +27,7 @@ from .answers import MOST_PLACES, Place, find_places, holds, miss_reason
 from .diff import CutDiff, diff_chunkings, returned, settle
 
 #: characters of text shown on either side of an answer in its neighbourhood
-AROUND = 600
+AROUND = 400
 DATA_FILE = "questions-data.js"
 
 

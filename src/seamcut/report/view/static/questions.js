@@ -200,6 +200,14 @@
         " (cuts only one has are marked)</summary>" + side + "</details>" : "") + "</article>";
   }
 
+  // scroll each neighbourhood's text to the answer in it
+  function toAnswer(d) {
+    Array.prototype.forEach.call(d.querySelectorAll(".text"), function (el) {
+      var a = el.querySelector(".answer");
+      if (a) el.scrollTop = Math.max(0, a.offsetTop - el.clientHeight / 3);
+    });
+  }
+
   function shown(q) {
     var a = q.by[state.a], b = q.by[state.b];
     if (state.show === "miss") return q.kind === "answer" && ((a && !a.hit) || (b && !b.hit));
@@ -211,6 +219,10 @@
     var list = D.questions.filter(shown);
     $("shown").textContent = list.length + " of " + D.questions.length + " questions";
     $("questions").innerHTML = list.map(card).join("");
+    Array.prototype.forEach.call(document.querySelectorAll("details.around"), function (d) {
+      d.addEventListener("toggle", function () { if (d.open) toAnswer(d); });
+      if (d.open) toAnswer(d);
+    });
     if (state.q && $("q-" + state.q)) $("q-" + state.q).scrollIntoView();
   }
 
