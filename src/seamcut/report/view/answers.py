@@ -9,6 +9,7 @@ of ``Document.text``.
 from __future__ import annotations
 
 import unicodedata
+from array import array
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -40,8 +41,7 @@ class Normalised:
 
     def __init__(self, text: str) -> None:
         chars: list[str] = []
-        starts: list[int] = []
-        ends: list[int] = []
+        starts, ends = array("q"), array("q")  # 8 bytes a character, not a Python int's 28
         i, n = 0, len(text)
         space = True  # a leading run of whitespace is dropped, as normalise's strip does
         while i < n:
@@ -82,17 +82,37 @@ def normalise_piece(piece: str) -> str:
     return " " if piece.isspace() else normalise(piece)
 
 
+class Finder:
+    """Finds answers in a set of documents. Each document's text is normalised once (for a
+    quick test), and mapped back to its offsets only where an answer is in it."""
+
+    def __init__(self, documents: Sequence[Document]) -> None:
+        self.documents = list(documents)
+        self._plain: dict[str, str] = {}
+        self._mapped: dict[str, Normalised] = {}
+
+    def places(self, answers: Sequence[str], source: str | None = None) -> list[Place]:
+        """Every occurrence of any of ``answers``; those in the document ``source`` names
+        first, then in document order, each document's in text order."""
+        wanted = [normalise(a) for a in answers if normalise(a)]
+        ordered = sorted(self.documents, key=lambda d: not (source and source_matches(source, d.source)))
+        places = []
+        for d in ordered:
+            if d.id not in self._plain:
+                self._plain[d.id] = normalise(d.text)
+            if not any(w in self._plain[d.id] for w in wanted):
+                continue
+            if d.id not in self._mapped:
+                self._mapped[d.id] = Normalised(d.text)
+            spans = sorted({sp for a in answers for sp in self._mapped[d.id].find(a)})
+            places += [Place(d.id, d.source, st, en, d.pages_of(st, en), d.text[st:en]) for st, en in spans]
+        return places
+
+
 def find_places(answers: Sequence[str], documents: Sequence[Document],
                 source: str | None = None) -> list[Place]:
-    """Every occurrence of any of ``answers`` in ``documents``; those in the document ``source``
-    names first, then in document order, each document's in text order."""
-    ordered = sorted(documents, key=lambda d: not (source and source_matches(source, d.source)))
-    places = []
-    for d in ordered:
-        norm = Normalised(d.text)
-        spans = sorted({s for a in answers for s in norm.find(a)})
-        places += [Place(d.id, d.source, s, e, d.pages_of(s, e), d.text[s:e]) for s, e in spans]
-    return places
+    """Every occurrence of any of ``answers`` in ``documents`` (``Finder.places``)."""
+    return Finder(documents).places(answers, source)
 
 
 def holds(question: Mapping[str, Any], chunk: Chunk, normalised: str | None = None) -> bool:

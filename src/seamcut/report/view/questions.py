@@ -23,7 +23,7 @@ from ...evaluate.questions import normalise, source_matches
 from ...model import Chunk, Document
 from ...strategies.spec import slug
 from ..html import esc
-from .answers import MOST_PLACES, Place, find_places, holds, miss_reason
+from .answers import MOST_PLACES, Finder, Place, holds, miss_reason
 from .diff import CutDiff, diff_chunkings, returned, settle
 
 #: characters of text shown on either side of an answer in its neighbourhood
@@ -111,8 +111,9 @@ def questions_data(compare: Mapping[str, Any], documents: Sequence[Document],
     asked = [(q, "answer") for q in runs[0]["per_question"]] + [(q, "no_answer") for q in runs[0]["no_answer"]]
     outcomes = [{q["id"]: q for q in s["per_question"] + s["no_answer"]} for s in runs]
     questions = []
+    finder = Finder(documents)
     for q, kind in asked:
-        places = _places(q, documents)
+        places = _places(q, documents, finder)
         window = _window(places[0], docs[places[0].doc_id]) if places else None
         by = {}
         for st, got in zip(strategies, outcomes):
@@ -140,10 +141,10 @@ def questions_data(compare: Mapping[str, Any], documents: Sequence[Document],
             "questions": questions, "diffs": diffs, "warnings": warnings}
 
 
-def _places(q: Mapping[str, Any], documents: Sequence[Document]) -> list[Place]:
+def _places(q: Mapping[str, Any], documents: Sequence[Document], finder: Finder) -> list[Place]:
     """Where the answer is: its text found in the documents, or its reference spans."""
     if q["must_contain"]:
-        return find_places(q["must_contain"], documents, q.get("source"))
+        return finder.places(q["must_contain"], q.get("source"))
     out = []
     for s in q.get("spans", []):
         for d in documents:
