@@ -259,3 +259,16 @@ def test_questions_page_opens_from_disk_with_every_strategys_results(run, tmp_pa
         page.screenshot(path=str(tmp_path / "questions.png"))
         browser.close()
     assert errors == []
+
+
+def test_compare_json_keeps_every_questions_results_with_their_chunks(run):
+    for s in run["compare"]["strategies"]:
+        by_id = {c.id: c for c in run["chunkings"][s["name"]]}
+        for q in s["per_question"]:
+            assert {"id", "rank", "question", "must_contain", "deep_rank", "results"} <= set(q)
+            for r in q["results"]:
+                assert "text" not in r  # the misses carry it, as before
+                c = by_id[r["chunk_id"]]
+                assert (r["doc_id"], r["start"], r["end"], r["tokens"]) == (c.doc_id, c.start, c.end, c.tokens)
+        for q in s["misses"]:
+            assert all(r["text"] == by_id[r["chunk_id"]].text for r in q["results"])

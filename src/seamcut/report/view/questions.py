@@ -201,10 +201,7 @@ def _outcome(q: Mapping[str, Any], kind: str, o: Mapping[str, Any], st: Strategy
                   if c.start < window["end"] and window["start"] < c.end]
     reason = None
     if kind == "answer" and o["rank"] is None:
-        holders = st.holders(q)
-        reason = miss_reason(q, o, places, holders, st.by_doc, k, depth)
-    elif kind == "answer" and o["rank"] is not None:
-        reason = None
+        reason = miss_reason(q, o, places, st.holders(q), st.by_doc, k, depth)
     return {"rank": o.get("rank"), "hit": kind == "answer" and o.get("rank") is not None,
             "best_similarity": o.get("best_similarity"), "results": results, "reason": reason,
             "around": around}

@@ -45,7 +45,7 @@
 
   function summary() {
     var rows = D.strategies.map(function (s) {
-      return "<tr><td class='l'>" + esc(s.label) + (s.label === D.best ? " *" : "") + "</td><td>" + s.hits + "/" +
+      return "<tr><td class='l'>" + esc(s.label) + (s.label === D.best ? " <span title='best in the run'>*</span>" : "") + "</td><td>" + s.hits + "/" +
         s.questions + "</td><td>" + Number(s.mrr).toFixed(3) + "</td></tr>";
     }).join("");
     var shows = [["all", "every question"], ["miss", "missed by A or B"], ["differ", "A and B differ"]];
@@ -106,7 +106,7 @@
     return o.hit ? "<span class='hit'>hit at " + o.rank + "</span>" : "<span class='miss'>miss</span>";
   }
 
-  function resultsOf(q, slug, o) {
+  function resultsOf(slug, o) {
     return o.results.map(function (r) {
       var cls = r.holds === true ? "hit" : (r.holds === false ? "miss" : "unknown");
       var mark = r.holds === true ? "&#10003;" : (r.holds === false ? "&#10007;" : "?");
@@ -180,7 +180,7 @@
       if (!o) return "";
       var cls = (s.slug === state.a ? " is-a" : "") + (s.slug === state.b ? " is-b" : "");
       return "<tr class='strategy" + cls + "' data-strategy='" + esc(s.slug) + "'><td class='l name'>" + esc(s.label) +
-        "</td><td class='l'>" + outcomeText(q, o) + "</td><td class='l results'>" + resultsOf(q, s.slug, o) +
+        "</td><td class='l'>" + outcomeText(q, o) + "</td><td class='l results'>" + resultsOf(s.slug, o) +
         (o.reason ? "<div class='reason'>" + o.reason.map(esc).join("; ") + "</div>" : "") + "</td></tr>";
     }).join("");
     var side = "";
