@@ -64,12 +64,14 @@ class Retrieved:
     tokens: int
     start: int
     end: int
+    chunk_id: str = ""
+    doc_id: str = ""
 
     @classmethod
     def from_hit(cls, h: Hit) -> "Retrieved":
         c = h.chunk
         return cls(h.rank, h.score, h.similarity, c.source, c.pages, " / ".join(c.heading_path),
-                   c.text, c.tokens, c.start, c.end)
+                   c.text, c.tokens, c.start, c.end, c.id, c.doc_id)
 
 
 @dataclass(frozen=True)
@@ -218,7 +220,8 @@ def _strategy_json(s: StrategyResult, budgets: Sequence[int]) -> dict[str, Any]:
                          "max": max(s.sizes, default=0)},
         "span": None if spans is None else {"recall": spans.recall, "precision": spans.precision,
                                             "iou": spans.iou},
-        "per_question": [{"id": o.question.id, "rank": o.rank} for o in s.outcomes],
+        # every question with its results (their text left out: the misses carry it), for the view
+        "per_question": [{**_outcome_json(o, text=False), "rank": o.rank} for o in s.outcomes],
         "misses": [_outcome_json(o) for o in s.misses()],
         "no_answer": [_outcome_json(o) for o in s.no_answer],
     }
@@ -237,14 +240,21 @@ def _build_json(b: BuildReport, rebuilt: str | None) -> dict[str, Any]:
             "rebuilt": rebuilt}
 
 
-def _outcome_json(o: Outcome) -> dict[str, Any]:
+def _outcome_json(o: Outcome, text: bool = True) -> dict[str, Any]:
+    """A question and its results; offsets in code points of the document's text, ``tokens`` in
+    the model's tokens; ``text=False`` leaves each result's text out."""
     best = max((r.similarity for r in o.results if r.similarity is not None), default=None)
     return {"id": o.question.id, "question": o.question.question,
             "must_contain": list(o.question.must_contain), "source": o.question.source,
             "page": o.question.page, "best_similarity": best,
+            # the first rank holding an answer in the deep search the budgets are cut from
+            "deep_rank": None if o.ranked is None else o.ranked.first_hit,
+            "spans": [{"source": s.source, "start": s.start, "end": s.end} for s in o.question.spans],
             "results": [{"rank": r.rank, "score": r.score, "similarity": r.similarity,
                          "source": r.source, "pages": list(r.pages), "heading": r.heading,
-                         "text": r.text} for r in o.results]}
+                         **({"text": r.text} if text else {}), "chunk_id": r.chunk_id,
+                         "doc_id": r.doc_id, "start": r.start, "end": r.end, "tokens": r.tokens}
+                        for r in o.results]}
 
 
 def default_strategies() -> list[str]:
