@@ -5,7 +5,8 @@ import json
 
 from tests.test_cli_index import docs, run  # noqa: F401  (the fixture)
 
-SPACE = "modes: [vector, hybrid]\nstrategies:\n  recursive: {size: [48, 200], overlap: 0}\n"
+# size 600 is over the default model's 512-token input: left out, said so, never built
+SPACE = "modes: [vector, hybrid]\nstrategies:\n  recursive: {size: [48, 200, 600], overlap: 0}\n"
 
 
 def test_tune_prints_the_table_and_the_winner_and_writes_json(docs):  # noqa: F811
@@ -22,6 +23,10 @@ def test_tune_prints_the_table_and_the_winner_and_writes_json(docs):  # noqa: F8
     assert {d["spec"] for d in data["defaults"]} == {"fixed", "sentence", "paragraph", "recursive",
                                                      "structure", "semantic", "parent-child"}
     assert "final round: 3 documents, 3 tune and 1 held-out questions" in r.stdout
+    assert data["left_out"] == [{"spec": "recursive:size=600:overlap=0", "reason": data["left_out"][0]["reason"]}]
+    assert "over the model's maximum input of 512 tokens" in data["left_out"][0]["reason"]
+    assert "left out: recursive:size=600:overlap=0: size 600 tokens" in r.stderr
+    assert "Left out: recursive:size=600:overlap=0" in (docs / "tune.html").read_text(encoding="utf-8")
     assert "parent-child @hybrid" in r.stdout
     w = data["winner"]
     assert f"* winner: {w['label']}" in r.stderr and f"--strategy '{w['spec']}'" in r.stderr

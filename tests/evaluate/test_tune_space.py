@@ -115,3 +115,26 @@ def test_seamcut_tune_stops_on_bad_inputs_before_any_work(tmp_path):
         seamcut.tune(tmp_path, q)
     with pytest.raises(SpaceError, match="missing.yaml: cannot read"):
         seamcut.tune(tmp_path, q, space=tmp_path / "missing.yaml")
+
+
+def test_a_chunking_over_the_models_input_is_found_before_any_work(tmp_path, minilm_path):
+    """Sizes are checked against the model's maximum input (all-MiniLM-L6-v2: 256 tokens, the
+    default e5: 512): fixed's default 300 does not fit MiniLM, so tune leaves it out of the
+    defaults and the space with the reason instead of failing in its final round."""
+    import seamcut
+    from seamcut.evaluate.space import over_model
+
+    minilm = str(minilm_path.parent)
+    assert "size 300 tokens is over the model's maximum input of 256" in over_model(parse_spec("fixed"), minilm)
+    assert over_model(parse_spec("fixed:size=256"), minilm) is None
+    assert over_model(parse_spec("parent-child"), minilm) is None  # parents are not embedded
+    assert over_model(parse_spec("fixed:size=200:unit=words"), minilm) is None  # held at the input as cut
+    assert over_model(parse_spec("fixed"), "default") is None
+    assert "of 512 tokens" in over_model(parse_spec("recursive:size=600"), "default")
+
+    (tmp_path / "a.md").write_text("# A\n\nSome text.\n", encoding="utf-8")
+    (tmp_path / "space.yaml").write_text("strategies:\n  fixed:\n    size: [600, 700]\nmodes: [text]\n",
+                                         encoding="utf-8")
+    q = [Question("q", "What text?", ("Some text",), source="a.md")]
+    with pytest.raises(ValueError, match="no chunking of the space fits the model: fixed:size=600: size 600"):
+        seamcut.tune(tmp_path, q, space=tmp_path / "space.yaml")

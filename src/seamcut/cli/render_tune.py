@@ -49,6 +49,8 @@ def print_tune(data: dict[str, Any]) -> None:
     if dropped:
         err.print(f"space: {dropped} combination(s) the strategies refuse (e.g. overlap not below size) "
                   "left out")
+    for gone in data.get("left_out", []):
+        err.print(f"left out: {escape(gone['spec'])}: {escape(gone['reason'])}", soft_wrap=True)
     widest = max((len(p["label"]) for p in data["points"]), default=0)
     Console(width=max(Console().width, 150 + widest)).print(tune_table(data))
     w = data["winner"]

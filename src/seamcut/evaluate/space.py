@@ -60,6 +60,23 @@ class Space:
         return [Candidate(spec, mode) for spec in self.chunkings for mode in self.modes]
 
 
+def over_model(spec: StrategySpec, model: str) -> str | None:
+    """Why ``spec`` cannot be cut for the embedding ``model`` (``seamcut.build.model_sized``'s
+    spec: "default" or a folder): its chunk size in tokens over the model's maximum input, which
+    every embedded chunk must fit; None where it fits. Parents, never embedded, are not bound."""
+    from ..build import model_sized
+    from ..tokens import load_sizer
+    options = model_sized(spec.options, model)
+    config = REGISTRY[spec.name][1](**options)
+    if config.unit != "tokens":
+        return None  # bounded by the model's input as it is cut, and reported there
+    sizer = load_sizer(config.tokenizer)
+    limit = sizer.max_input
+    if limit is None or config.size <= limit:
+        return None
+    return f"size {config.size} tokens is over the model's maximum input of {limit} tokens ({sizer.name})"
+
+
 def default_space() -> Space:
     """The space shipped with seamcut (``default_space.yaml``): every registered strategy with
     its defaults, and variants of sizes, overlap, heading path and parents."""

@@ -49,7 +49,7 @@ from .compare import Digests, StrategyResult, chunk_tokens, index_files, judge, 
 from .pareto import pareto_front
 from .questions import Question, source_matches
 from .significance import compare_hits
-from .space import Candidate, Space, default_space
+from .space import Candidate, Space, default_space, over_model
 
 #: the fewest tune questions a halving round is judged on (or all, where there are fewer)
 MIN_QUESTIONS = 8
@@ -94,6 +94,8 @@ class TuneResult:
     cost: dict[str, Any]
     docs_given: list[str] = field(default_factory=list)
     failures: list[str] = field(default_factory=list)
+    #: chunkings (of the space, or defaults) the model cannot take, by label, with the reason
+    left_out: dict[str, str] = field(default_factory=dict)
 
     @property
     def pareto(self) -> list[dict[str, Any]]:
@@ -109,6 +111,7 @@ class TuneResult:
                       "source": self.space.source},
             "rounds": self.rounds, "log": self.log, "points": self.points, "pareto": self.pareto,
             "winner": self.winner, "defaults": self.defaults, "cost": self.cost,
+            "left_out": [{"spec": label, "reason": why} for label, why in self.left_out.items()],
         }
 
 
@@ -145,6 +148,16 @@ def split_questions(questions: Sequence[Question], held_out: float, seed: int
         held.update(members[:counts[language]])
     return ([q for i, q in enumerate(questions) if i not in held],
             [q for i, q in enumerate(questions) if i in held])
+
+
+def _over_model(specs: Sequence[StrategySpec], model: str) -> dict[str, str]:
+    """The chunkings among ``specs`` that ``model`` cannot take (``space.over_model``), by label."""
+    left_out: dict[str, str] = {}
+    for spec in specs:
+        why = None if spec.label in left_out else over_model(spec, model)
+        if why:
+            left_out[spec.label] = why
+    return left_out
 
 
 def default_candidates(names: Sequence[str] | None = None) -> list[Candidate]:
@@ -223,6 +236,13 @@ def tune(documents: Sequence[str | Path], questions: Sequence[Question], *, embe
     if token_budget is not None and token_budget < 1:
         raise ValueError(f"token budget: {token_budget} is not a positive number of tokens")
     versus = default_candidates(defaults)  # an unknown name stops before any work
+    left_out = _over_model([*space.chunkings, *(c.spec for c in versus)], model)
+    if left_out:
+        space = dataclasses.replace(space, chunkings=tuple(s for s in space.chunkings if s.label not in left_out))
+        versus = [c for c in versus if c.spec.label not in left_out]
+        if not space.chunkings:
+            raise ValueError("no chunking of the space fits the model: "
+                             + "; ".join(f"{label}: {why}" for label, why in left_out.items()))
     if minutes is not None and minutes <= 0:
         raise ValueError(f"time budget: {minutes} is not a positive number of minutes")
     paths = [str(f) for f in expand(list(documents))]
@@ -282,11 +302,13 @@ def tune(documents: Sequence[str | Path], questions: Sequence[Question], *, embe
     if not scored:
         raise ValueError(f"the time budget of {minutes:g} min ran out before one candidate was judged")
     assert budget is not None
-    return _result(search, space, scored, budget, k, model, seed, paths, documents, versus,
-                   {"tune": len(tune_qs), "held_out": len(held_qs),
-                    "no_answer": len(questions) - len(answerable)},
-                   time.perf_counter() - started, getattr(embedder, "computed_tokens", 0) - before,
-                   stopped)
+    result = _result(search, space, scored, budget, k, model, seed, paths, documents, versus,
+                     {"tune": len(tune_qs), "held_out": len(held_qs),
+                      "no_answer": len(questions) - len(answerable)},
+                     time.perf_counter() - started, getattr(embedder, "computed_tokens", 0) - before,
+                     stopped)
+    result.left_out = left_out
+    return result
 
 
 def _halving_rounds(n: int, questions: int, finalists: int, eta: int) -> int:
