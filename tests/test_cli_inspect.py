@@ -37,13 +37,31 @@ def test_inspect_langchain_dump_reports_zero_overlap(langchain_case, tmp_path):
     r = run(str(chunks), "--source", str(src), "--size", "300", "--overlap", "50", "--unit",
             "chars", "--json", str(out), "--report", str(page))
     assert r.returncode == 0, r.stderr
-    assert "6 chunks" in r.stdout and "5 of 5 pairs share 0 characters" in r.stdout
+    assert "6 chunks" in r.stdout
+    assert "5 of 5 pairs share 0 characters although overlap was asked for" in r.stdout
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["chunks"] == 6 and data["zero_overlap_pairs"] == [0, 1, 2, 3, 4]
     assert [p["overlap_chars"] for p in data["pairs"]] == [0] * 5
     assert data["uncovered_chars"] == 0 and data["foreign_chars"] == 0
     assert data["over_limit"] == [] and data["tokens_lost"] == 0
     assert "<table" in page.read_text(encoding="utf-8")
+
+
+def test_inspect_structure_chunks_sharing_nothing_is_no_finding(tmp_path):
+    """seamcut's structure chunks end at a unit by design: their neighbours share nothing, and
+    the terminal says that is as it should be, not a red finding (as the HTML report does)."""
+    import seamcut
+    src = tmp_path / "manual.md"
+    src.write_text("# Pests\n\n" + "".join(f"## Pest {i}\n\n" + f"Spray {i} ml per litre. " * 12 + "\n\n"
+                                           for i in range(1, 6)), encoding="utf-8")
+    chunks = seamcut.chunk(seamcut.read(src), strategy="structure", size=120)
+    dump = tmp_path / "chunks.jsonl"
+    dump.write_text("".join(json.dumps(c.to_dict()) + "\n" for c in chunks), encoding="utf-8")
+    r = run(str(dump), "--source", str(src))
+    assert r.returncode == 0, r.stderr
+    n = len(chunks) - 1
+    assert n >= 2 and f"{n} of {n} pairs share 0 characters, as they should" in r.stdout
+    assert "although overlap was asked for" not in r.stdout
 
 
 def test_inspect_explain_says_characters_and_converts(langchain_case):

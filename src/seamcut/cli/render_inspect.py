@@ -45,11 +45,19 @@ def print_inspection(ins: "Inspection") -> None:
         out.print(f"overlap: {len(pairs)} neighbour pairs ({target}); shared {ins.unit}: min "
                   f"{units[0]}, median {units[len(units) // 2]}, max {units[-1]} "
                   f"(found by {', '.join(methods)})", highlight=False)
-        if ins.zero_overlap_pairs:
-            shown = ", ".join(f"{i}–{i + 1}" for i in ins.zero_overlap_pairs[:20])
-            more = " …" if len(ins.zero_overlap_pairs) > 20 else ""
-            out.print(f"  [red]{len(ins.zero_overlap_pairs)} of {len(pairs)} pairs share 0 "
-                      f"characters[/]: {shown}{more}")
+        zero = ins.zero_overlap_pairs
+        if zero:
+            shown = ", ".join(f"{i}–{i + 1}" for i in zero[:20])
+            more = " …" if len(zero) > 20 else ""
+            if ins.missing_overlap_pairs:  # the guide's trap: overlap asked for, none there
+                out.print(f"  [red]{len(zero)} of {len(pairs)} pairs share 0 characters although "
+                          f"overlap was asked for[/]: {shown}{more}")
+            elif ins.overlap_asked is False:
+                out.print(f"  {len(zero)} of {len(pairs)} pairs share 0 characters, as they should: "
+                          "no overlap was asked for (structure cuts end at a unit by design)")
+            else:
+                out.print(f"  [yellow]{len(zero)} of {len(pairs)} pairs share 0 characters; the "
+                          f"overlap they were made with is not stated[/]: {shown}{more}")
         short = [i for i in ins.short_overlap_pairs if i not in ins.zero_overlap_pairs]
         if short:
             out.print(f"  [yellow]{len(short)} more share less than half the configured overlap[/]")

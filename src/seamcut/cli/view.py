@@ -1,16 +1,18 @@
 """``seamcut view``: static pages that show where every cut falls, in the text and on the page."""
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
-from typing import Annotated, List, Optional
+from typing import TYPE_CHECKING, Annotated, Any, List, Optional
 
 import typer
 
 from .errors import fail
 from .options import Model, Overlap, Paths, ReadFlags, Size, Tokenizer, Unit, UnitOption
 from .render import err, print_failures, print_warnings
+
+if TYPE_CHECKING:
+    from ..strategies.spec import StrategySpec
 
 
 def view_command(
@@ -38,12 +40,11 @@ def view_command(
     boxes: click a chunk to see its boxes, a box to see its chunk. Open OUT/index.html."""
     from ..build import model_sized
     from ..corpus import read_corpus
+    from ..embed import load_embedder
+    from ..strategies.spec import StrategySpec
     from ..report.view import build_view, cut_all, strategies_of, strategies_of_run
     run = None
     if compare is not None:
-        if importlib.util.find_spec("seamcut.report.view.questions") is None:
-            fail("--compare needs seamcut.report.view.questions (questions.html), which this "
-                 "install does not have yet")
         if strategy:
             fail("--compare draws the run's own strategies: leave out --strategy")
         try:
@@ -64,34 +65,40 @@ def view_command(
             specs = strategies_of(strategy or ["structure"], model_sized(opts, model))
         except ValueError as exc:
             fail(str(exc))
+    # sized and, for semantic, embedded as compare and index do: the same chunks and ids
+    specs = [StrategySpec(s.label, s.name, model_sized(s.options, model)) for s in specs]
+    embedder = (load_embedder(None if model == "default" else model, cache=True)
+                if serve or any(s.name == "semantic" for s in specs) else None)
     corpus = read_corpus(paths, options=reading.options(), catalog=reading.load_catalog())
     print_failures(corpus.failures, len(corpus.documents) + len(corpus.failures))
     if not corpus.documents:
         fail("no document read")
     notes = [w for doc in corpus.documents for w in doc.metadata.get("warnings", ())]
-    chunkings = cut_all(corpus.documents, specs, notes)
+    chunkings = cut_all(corpus.documents, specs, notes, embedder)
     print_warnings(notes)
     sizer = tokenizer or (None if model == "default" else model_sized({}, model).get("tokenizer"))
     index = build_view(out, corpus.documents, specs, chunkings, compare=run, search=serve,
                        model=sizer, password=reading.password)
     err.print(f"view → {index}")
     if serve:
-        _serve(out, paths, specs, model, reading, port)
+        _serve(out, paths, specs, model, embedder, reading, port)
 
 
-def _serve(out: Path, paths: list[Path], specs: list, model: str, reading: ReadFlags, port: int) -> None:
-    from ..build import build_index, model_sized
-    from ..evaluate.compare import plain_options
-    from ..index import Index
-    try:
-        from ..report.view.serve import serve
-    except ImportError as exc:
-        fail(f"--serve needs seamcut.report.view.serve, which this install does not have: {exc}")
+def _serve(out: Path, paths: list[Path], specs: list[StrategySpec], model: str, embedder: Any,
+           reading: ReadFlags, port: int) -> None:
+    """Each strategy indexed under OUT/index/SLUG as compare indexes it (reused when the files
+    are unchanged), then OUT served with the search page."""
+    from ..build import cutting_pool
+    from ..corpus import Limits
+    from ..evaluate.compare import Digests, index_files
+    from ..readers import expand
+    from ..report.view.serve import serve
+    files = [str(f) for f in expand(list(paths))]
+    digests, limits, catalog = Digests(files), Limits(), reading.load_catalog()
     indexes = {}
-    for s in specs:
-        opts = model_sized(dict(s.options), model)
-        index = Index(out / "index" / s.slug, strategy=s.name, options=plain_options(opts), model=model)
-        build_index(index, paths, s.name, opts, read_options=reading.options(),
-                    catalog=reading.load_catalog(), label=f"indexing {s.label}")
-        indexes[s.label] = index
+    with cutting_pool(limits, len(files)) as pool:
+        for s in specs:
+            index, _, _ = index_files(out / "index" / s.slug, s, s.options, files, embedder, model,
+                                      reading.options(), catalog, limits, True, digests, pool)
+            indexes[s.label] = index
     serve(out, indexes, port)

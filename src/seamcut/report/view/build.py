@@ -22,6 +22,7 @@ from ...strategies import REGISTRY
 from ...strategies.spec import StrategySpec, parse_spec
 from ..html import esc
 from .data import Chunking, document_data
+from .questions import write_questions
 
 STATIC = Path(__file__).with_name("static")
 #: the files copied into DIR/ beside index.html
@@ -56,22 +57,26 @@ def strategies_of_run(run: Mapping[str, Any]) -> list[StrategySpec]:
 
 
 def cut_all(documents: Sequence[Document], strategies: Sequence[StrategySpec],
-            notes: list[str] | None = None) -> dict[str, list[Chunk]]:
+            notes: list[str] | None = None, embedder: Any = None) -> dict[str, list[Chunk]]:
     """Every document cut with every strategy: chunks keyed by strategy label, in document order
     (the same chunks and ids an index built with these options holds). ``notes``: where the
     model's reports of chunks held below a size in words or characters go, one per strategy and
-    document (None: they are warned as usual)."""
+    document (None: they are warned as usual). ``embedder``: the sentence vectors of semantic
+    (the index's own model, cached; None: the default model)."""
     from ...api import chunk
     from ...strategies.held import held_reports
     out: dict[str, list[Chunk]] = {}
     for s in strategies:
+        options = dict(s.options)
+        if s.name == "semantic" and embedder is not None:
+            options.setdefault("embedder", embedder)
         got: list[Chunk] = []
         for doc in documents:
             if notes is None:
-                got += chunk(doc, strategy=s.name, **dict(s.options))
+                got += chunk(doc, strategy=s.name, **options)
                 continue
             with held_reports() as held:
-                got += chunk(doc, strategy=s.name, **dict(s.options))
+                got += chunk(doc, strategy=s.name, **options)
             notes.extend(f"{s.label}: {n}" for n in held)
         out[s.label] = got
     return out
@@ -107,7 +112,6 @@ def build_view(out: str | Path, documents: Sequence[Document], strategies: Seque
         counts[doc.id] = {s.label: len(mine.get(s.label, [])) for s in strategies}
         write_document(root, doc, views, sizes.get(doc.id))
     if compare is not None:
-        write_questions = _questions_writer()
         write_questions(root, dict(compare), documents, chunkings)
     index = root / "index.html"
     index.write_text(index_page(documents, strategies, counts, questions=compare is not None,
@@ -219,16 +223,6 @@ def index_page(documents: Sequence[Document], strategies: Sequence[StrategySpec]
 def _plain(options: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v if isinstance(v, (str, int, float, bool)) or v is None else str(v)
             for k, v in options.items()}
-
-
-def _questions_writer() -> Any:
-    """The ``questions`` part's ``write_questions``, imported when first needed."""
-    try:
-        from .questions import write_questions
-    except ImportError as exc:
-        raise RuntimeError("--compare needs seamcut.report.view.questions (write_questions), which "
-                           f"this install does not have: {exc}") from None
-    return write_questions
 
 
 __all__ = ["asks_overlap", "STATIC_FILES", "build_view", "cut_all", "strategies_of", "strategies_of_run",
