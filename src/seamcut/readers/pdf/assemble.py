@@ -9,15 +9,15 @@ from typing import Any
 
 from ...model import Document
 from ..builder import DocumentBuilder, LineBox, Rect
-from .blocks import Block, Segment
+from .blocks import Block, Segment, enclosing
 from .classify import NUMBERED, Kind, classify_all, number_labels, numbered_level, run_in_heading
 from .furniture import furniture, is_page_number, line_number_blocks
-from .layout import is_bold_font
 from .headings import HeadingScale, body_size, heading_scale
 from .hyphenation import join_line_spans
 from .markers import strip_glyph_bullet
 from .page import Key, Page
 from .tags import drop_paragraph_only_tags
+from .words import Word
 
 
 @dataclass(frozen=True)
@@ -86,14 +86,11 @@ def _add_block(builder: DocumentBuilder, pg: Page, key: Key, b: Block, roles: _R
         return None  # a section number, written in front of its heading
     runin = run_in_heading(b)
     if runin:
-        head, rest = runin
+        head, rest, k = runin
         num = NUMBERED.match(head)
         bold_level = roles.scale.bold_level
         lvl = numbered_level(num.group(1), bold_level) if num else min(6, bold_level)
         first = b.segments[0].words
-        k = 0  # the bold words that make the heading (as ``run_in_heading`` counts them)
-        while k < len(first) and is_bold_font(first[k].fontname):
-            k += 1
         builder.add("heading", head, level=lvl, page=pg.number, metadata={**meta, "run_in": True},
                     lines=[(0, len(head), *_words_box(pg, first[:k]))] if k else None)
         boxes = [_words_box(pg, first[k:])] + [_seg_box(pg, s) for s in b.segments[1:]]
@@ -129,11 +126,8 @@ def _block_box(pg: Page, b: Block) -> Rect:
     return _clip(pg, b.x0, b.top, b.x1, b.bottom)
 
 
-def _words_box(pg: Page, words) -> Rect | None:
-    if not words:
-        return None
-    return _clip(pg, min(w.x0 for w in words), min(w.top for w in words), max(w.x1 for w in words),
-                 max(w.bottom for w in words))
+def _words_box(pg: Page, words: list[Word]) -> Rect | None:
+    return _clip(pg, *enclosing(words)) if words else None
 
 
 def _joined(texts: list[str], boxes: list[Rect | None]) -> tuple[str, list[LineBox]]:

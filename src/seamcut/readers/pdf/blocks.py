@@ -3,6 +3,7 @@ table): what page layout makes of a page's words. Units: points, ``top`` growing
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any, Iterable
 
 from .words import Word
 
@@ -50,6 +51,13 @@ class Block:
         self.segments.append(s)
         self.x0, self.top = min(self.x0, s.x0), min(self.top, s.top)
         self.x1, self.bottom = max(self.x1, s.x1), max(self.bottom, s.bottom)
+
+
+def enclosing(items: Iterable[Any]) -> tuple[float, float, float, float]:
+    """The box (x0, top, x1, bottom, in points) around words, segments or blocks (not empty)."""
+    items = list(items)
+    return (min(i.x0 for i in items), min(i.top for i in items), max(i.x1 for i in items),
+            max(i.bottom for i in items))
 
 
 def same_line(a: Block, b: Block) -> bool:

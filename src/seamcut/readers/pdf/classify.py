@@ -150,9 +150,9 @@ def _subtitle(head: Block, b: Block) -> bool:
             and min(head.x1, b.x1) - max(head.x0, b.x0) > 0 and not NUMBERED.match(text))
 
 
-def run_in_heading(b: Block) -> tuple[str, list[str]] | None:
+def run_in_heading(b: Block) -> tuple[str, list[str], int] | None:
     """A numbered bold heading that runs into its paragraph ("5.1 Results We found ..."):
-    (heading, remaining lines) or None."""
+    (heading, remaining lines, how many words of the first line the heading is) or None."""
     if b.tag or b.bold > 0.9 or not b.segments:
         return None
     words = b.segments[0].words
@@ -165,7 +165,7 @@ def run_in_heading(b: Block) -> tuple[str, list[str]] | None:
     if not NUMBERED.match(head) or sum(ch.isalpha() for ch in head) < 3:
         return None
     rest = [" ".join(w.text for w in words[k:])] + [s.text for s in b.segments[1:]]
-    return head, rest
+    return head, rest, k
 
 
 def numbered_level(number: str, bold_level: int) -> int:

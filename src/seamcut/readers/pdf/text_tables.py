@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .blocks import Block, Segment
+from .blocks import Block, Segment, enclosing
 from .words import Word
 
 
@@ -42,10 +42,10 @@ def text_tables(lines: list[list[Segment]], min_rows: int = 3, min_cols: int = 3
             if len(cols) >= min_cols and sum(1 for r in rows for c in r if c) >= 0.6 * len(rows) * len(cols):
                 head, head_boxes, head_lines = _header_lines(lines, i, cols, used)
                 rows = head + rows
-                row_boxes = head_boxes + [_box(line) for line in run]
+                row_boxes = head_boxes + [enclosing(line) for line in run]
                 run = head_lines + run
                 segs = [s for line in run for s in line]
-                b = Block(*_box(segs), kind="table", rows=rows, row_boxes=row_boxes)
+                b = Block(*enclosing(segs), kind="table", rows=rows, row_boxes=row_boxes)
                 out.append(b)
                 used.update(id(s) for s in segs)
         i = j
@@ -71,12 +71,6 @@ def _cells(line: list[Segment], cols: list[list[float]]) -> list[str]:
         k = next(k for k, (a, b) in enumerate(cols) if a - 1 <= s.x0 <= b + 1)
         cells[k] = (cells[k] + " " + s.text).strip()
     return cells
-
-
-def _box(items) -> tuple[float, float, float, float]:
-    """The box around segments or words (x0, top, x1, bottom in points)."""
-    return (min(s.x0 for s in items), min(s.top for s in items), max(s.x1 for s in items),
-            max(s.bottom for s in items))
 
 
 def _union(a: tuple[float, float, float, float], b: tuple[float, float, float, float]
@@ -118,10 +112,10 @@ def _header_lines(lines: list[list[Segment]], i: int, cols: list[list[float]], u
         size = max(s.size for s in line) or 10.0
         if rows and prev_bottom is not None and min(s.top for s in line) - prev_bottom < 0.5 * size:
             rows[-1] = [(a + " " + b).strip() for a, b in zip(rows[-1], cells)]
-            boxes[-1] = _union(boxes[-1], _box(line))
+            boxes[-1] = _union(boxes[-1], enclosing(line))
         else:
             rows.append(cells)
-            boxes.append(_box(line))
+            boxes.append(enclosing(line))
         prev_bottom = max(s.bottom for s in line)
     return rows, boxes, got
 
@@ -144,6 +138,6 @@ def toc_tables(lines: list[list[Word]], min_rows: int = 3
     taken = {i for i, _ in hits}
     rows = [[m.group("entry").rstrip(" ."), m.group("page")] for _, m in hits]
     ws = [w for i, _ in hits for w in lines[i]]
-    b = Block(*_box(ws), kind="table", rows=rows, header_rows=0,
-              row_boxes=[_box(lines[i]) for i, _ in hits])
+    b = Block(*enclosing(ws), kind="table", rows=rows, header_rows=0,
+              row_boxes=[enclosing(lines[i]) for i, _ in hits])
     return [b], [line for i, line in enumerate(lines) if i not in taken]

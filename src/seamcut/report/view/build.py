@@ -12,7 +12,6 @@ all. Everything opens from disk: a document's data is a ``<script src>`` file th
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -22,9 +21,8 @@ from ...strategies import REGISTRY
 from ...strategies.spec import StrategySpec, parse_spec
 from ..html import esc
 from .data import Chunking, document_data
-from .questions import write_questions
+from .questions import copy_static, write_questions
 
-STATIC = Path(__file__).with_name("static")
 #: the files copied into DIR/ beside index.html
 STATIC_FILES = ("view.css", "view.js")
 
@@ -94,8 +92,7 @@ def build_view(out: str | Path, documents: Sequence[Document], strategies: Seque
     render PDF pages (False: the pages drawn without images)."""
     root = Path(out)
     (root / "docs").mkdir(parents=True, exist_ok=True)
-    for name in STATIC_FILES:
-        shutil.copyfile(STATIC / name, root / name)
+    copy_static(root, *STATIC_FILES)
     if chunkings is None:
         chunkings = cut_all(documents, strategies)
     by_doc: dict[str, dict[str, list[Chunk]]] = {}

@@ -14,6 +14,7 @@ from typing import Any, Sequence
 
 from ...diagnose import Inspection, inspect_chunks
 from ...model import Chunk, Document
+from ...index.rows import searchable
 from ...strategies.spec import slug as spec_slug
 
 #: a text section holds at least this many code points (the page draws a section at a time)
@@ -44,11 +45,6 @@ class Chunking:
             object.__setattr__(self, "slug", spec_slug(self.label))
 
 
-def leaves(chunks: Sequence[Chunk]) -> list[Chunk]:
-    """The chunks that are embedded and searched: all but parent-child's parents."""
-    return [c for c in chunks if c.metadata.get("role") != "parent"]
-
-
 def document_data(doc: Document, chunkings: Sequence[Chunking], pages_url: str = "",
                   page_sizes: Sequence[Sequence[float]] | None = None) -> dict[str, Any]:
     """The view's data for ``doc``: ``text``, ``pages`` (``[[width, height, first offset], ...]``
@@ -74,7 +70,7 @@ def strategy_data(doc: Document, chunking: Chunking) -> dict[str, Any]:
     ``findings`` from ``inspect`` (``findings``)."""
     chunks = sorted(chunking.chunks, key=lambda c: (c.start, c.metadata.get("role") != "parent", c.end))
     index = {c.id: i for i, c in enumerate(chunks)}
-    searched = leaves(chunks)
+    searched = searchable(chunks)
     ins = inspect_chunks(searched, sources=[doc], model=chunking.model,
                          overlap_asked=chunking.overlap_asked)
     found = findings(ins, searched)
@@ -154,4 +150,4 @@ def findings(ins: Inspection, chunks: Sequence[Chunk]) -> list[dict[str, Any]]:
 
 
 __all__ = ["Chunking", "CHUNK_FIELDS", "SECTION_CHARS", "document_data", "strategy_data", "sections",
-           "findings", "head", "leaves"]
+           "findings", "head"]

@@ -36,9 +36,8 @@ def chunk_href(doc_id: str, strategy: str, chunk_id: str) -> str:
     return f"docs/{doc_id}.html#s={slug(strategy)}&c={chunk_id}"
 
 
-def copy_static(out: Path, *names: str) -> None:
-    """Copy the package's static files ``names`` to ``out/static/``."""
-    folder = out / "static"
+def copy_static(folder: Path, *names: str) -> None:
+    """Copy the package's static files ``names`` into ``folder`` (made where missing)."""
     folder.mkdir(parents=True, exist_ok=True)
     here = resources.files("seamcut.report.view") / "static"
     for name in names:
@@ -217,7 +216,7 @@ def write_questions(out: Path, compare: dict, documents: Sequence[Document],
     out.mkdir(parents=True, exist_ok=True)
     (out / DATA_FILE).write_text("window.SEAMCUT_QUESTIONS = " + json.dumps(data, ensure_ascii=False)
                                  + ";\n", encoding="utf-8")
-    copy_static(out, "questions.js", "questions.css")
+    copy_static(out / "static", "questions.js", "questions.css")
     title = f"seamcut view: {len(data['questions'])} questions, top {data['k']} by {data['mode']} search"
     page = out / "questions.html"
     page.write_text(

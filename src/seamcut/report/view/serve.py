@@ -101,7 +101,7 @@ class _Handler(SimpleHTTPRequestHandler):
 def write_search_page(out: Path, labels: list[str]) -> Path:
     """``out/search.html`` (with ``static/search.js``) for the strategies ``labels``."""
     out.mkdir(parents=True, exist_ok=True)
-    copy_static(out, "search.js", "questions.css")
+    copy_static(out / "static", "search.js", "questions.css")
     options = "".join(f"<option value='{esc(label)}'>{esc(label)}</option>" for label in labels)
     modes = "".join(f"<option{' selected' if m == 'hybrid' else ''}>{m}</option>" for m in MODES)
     page = out / "search.html"
