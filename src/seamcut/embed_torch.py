@@ -129,7 +129,7 @@ class E5Tokens:
         vocab, unk, table = read_vocabulary(path)
         vocab[unk] = ("\ue000<unk>\ue000", vocab[unk][1])  # the model never matches <unk> as text
         self.unk = unk
-        self.table = {cp: out for cp, out in table.items()}
+        self.table = table
         tok = Tokenizer(models.Unigram(vocab, unk_id=unk, byte_fallback=False))
         tok.pre_tokenizer = pre_tokenizers.Metaspace(replacement="\u2581", prepend_scheme="always",
                                                      split=False)
@@ -281,7 +281,6 @@ class TorchE5Embedder(Embedder):
         start = 0
         with torch.inference_mode():
             while start < len(order):
-                longest = len(windows[order[start]][1]) + 2
                 end = start + 1
                 # sorted ascending: the batch's last window is its longest
                 while end < len(order) and (end - start + 1) * (len(windows[order[end]][1]) + 2) \
