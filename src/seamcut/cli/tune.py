@@ -7,7 +7,8 @@ from typing import Annotated, Any, Optional
 import typer
 
 from .. import checks
-from .options import K, JsonOut, LimitFlags, Model, Paths, Questions, ReadFlags, ReportOut
+from .options import (K, Device, JsonOut, LimitFlags, Model, Paths, Questions, ReadFlags, ReportOut,
+                      model_on_device)
 from .render import print_failures, write_outputs
 from .render_tune import print_tune
 
@@ -36,6 +37,7 @@ def tune_command(
         "--exhaustive", help="Judge every candidate on every document and tune question, in one "
                              "round (to check the halving's winner).")] = False,
     model: Model = "default",
+    device: Device = "cpu",
     reading: ReadFlags = ReadFlags(),
     scale: LimitFlags = LimitFlags(),
     out: Annotated[Path, typer.Option(
@@ -54,7 +56,9 @@ def tune_command(
     from ..evaluate.tune import write_tune_json
     chosen = load_space(space) if space is not None else None  # a bad space stops before any work
     load_questions(questions)
-    result = checks.tune(paths, questions, space=chosen, minutes=budget, k=k, model=model, seed=seed,
+    model, embedder = model_on_device(model, device)
+    result = checks.tune(paths, questions, space=chosen, minutes=budget, k=k, model=model,
+                         embedder=embedder, seed=seed,
                          held_out=held_out, eta=eta, token_budget=token_budget, exhaustive=exhaustive,
                          workdir=out, read_options=reading.options(), catalog=reading.load_catalog(),
                          limits=scale.limits())
