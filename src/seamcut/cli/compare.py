@@ -8,7 +8,7 @@ import typer
 
 from .. import checks
 from ..strategies import REGISTRY
-from .options import (K, JsonOut, LimitFlags, Mode, ModeOption, Model, Overlap, Paths, Questions,
+from .options import (K, EngineFlags, JsonOut, LimitFlags, Mode, ModeOption, Model, Overlap, Paths, Questions,
                       ReadFlags, ReportOut, Size, Unit, UnitOption)
 from .render import (err, print_builds, print_comparison, print_failures, print_warnings,
                      write_outputs)
@@ -35,6 +35,7 @@ def compare_command(
     model: Model = "default",
     reading: ReadFlags = ReadFlags(),
     scale: LimitFlags = LimitFlags(),
+    run_on: EngineFlags = EngineFlags(),
     out: Annotated[Path, typer.Option(
         "--out", help="Folder for the indexes and the misses files.")] = Path("out/compare"),
     json_out: JsonOut = None,
@@ -57,7 +58,8 @@ def compare_command(
     result = checks.compare(paths, questions, strategies=names, k=k, mode=mode.value, model=model,
                             size=size, overlap=overlap, unit=unit.value, workdir=out,
                             read_options=reading.options(), catalog=reading.load_catalog(),
-                            limits=scale.limits())
+                            limits=scale.limits(), engine=run_on.engine_spec().name,
+                            address=run_on.address, gpus=run_on.ray_gpus)
     if budgets:
         score_budgets(result, budgets)
     print_failures(result.failures, result.documents + len(result.failures))

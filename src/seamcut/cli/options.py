@@ -16,6 +16,7 @@ from ..strategies import REGISTRY
 
 if TYPE_CHECKING:
     from ..catalog import Catalog
+    from ..build import Engine
     from ..corpus import Limits, ReadOptions
     from ..model import Document
 
@@ -168,7 +169,38 @@ class LimitFlags:
         return Limits(self.workers, self.timeout or None, self.memory_cap or None)
 
 
-OPTION_OBJECTS = (ReadFlags, StrategyFlags, LimitFlags)
+class EngineName(str, Enum):
+    local = "local"
+    ray = "ray"
+
+
+EngineOption = Annotated[EngineName, typer.Option(
+    "--engine", help="Where the build runs: local (this machine's worker processes) or ray (Ray Data; "
+                     "pip install 'seamcut[ray]').")]
+Address = Annotated[Optional[str], typer.Option(
+    "--address", help="--engine ray: the Ray cluster to use (e.g. ray://head:10001 or auto); default: "
+                      "a local Ray runtime started for the run.")]
+RayGpus = Annotated[float, typer.Option(
+    "--ray-gpus", min=0, help="--engine ray: GPUs each embedding actor asks for (0: none).")]
+
+
+@dataclass
+class EngineFlags:
+    """Where a build's stages run, declared once for ``index`` and ``compare``."""
+    engine: EngineOption = EngineName.local
+    address: Address = None
+    ray_gpus: RayGpus = 0.0
+
+    def engine_spec(self) -> "Engine":
+        """The flags as ``seamcut.build.Engine``; a flag that needs ``--engine ray`` without it is
+        an error, not ignored."""
+        from ..build import Engine
+        if self.engine is not EngineName.ray and (self.address or self.ray_gpus):
+            raise ValueError("--address and --ray-gpus need --engine ray")
+        return Engine(self.engine.value, self.address, self.ray_gpus)
+
+
+OPTION_OBJECTS = (ReadFlags, StrategyFlags, LimitFlags, EngineFlags)
 
 
 def spread_flags(command: Callable[..., Any]) -> Callable[..., Any]:

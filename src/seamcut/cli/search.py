@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 import typer
 
 from .errors import fail
-from .options import Batch, LimitFlags, Mode, ModeOption, Model, Paths, ReadFlags, StrategyFlags
+from .options import Batch, EngineFlags, LimitFlags, Mode, ModeOption, Model, Paths, ReadFlags, StrategyFlags
 from .render import hits_json, print_build, print_failures, print_hits, print_warnings
 
 Db = Annotated[Path, typer.Option("--db", help="Index folder (created by `seamcut index` if missing).")]
@@ -25,6 +25,7 @@ def index_command(
         "--wait", min=0, help="Seconds to wait for another run updating the same index, then give up "
                               "(default: wait until it is done; 0: do not wait).")] = None,
     scale: LimitFlags = LimitFlags(),
+    run_on: EngineFlags = EngineFlags(),
     batch: Batch = 512,
     stats: Annotated[Optional[Path], typer.Option(
         "--stats", help="Also write the run's report (files, failures, stages) here as JSON.")] = None,
@@ -38,11 +39,16 @@ def index_command(
     from ..index import Index, remove_index
     name, opts = cutting.resolve()
     opts = model_sized(opts, model)
+    engine = run_on.engine_spec()
+    if engine.name == "ray":
+        from ..ray_build import require_ray
+        require_ray()  # before the index is opened: one line saying how to install it
     if rebuild:
         remove_index(db, wait)
     index = Index(db, strategy=name, options=opts, model=model, wait=wait)
     report = build_index(index, paths, name, opts, read_options=reading.options(),
-                         catalog=reading.load_catalog(), limits=scale.limits(), batch_texts=batch)
+                         catalog=reading.load_catalog(), limits=scale.limits(), batch_texts=batch,
+                         engine=engine.name, address=engine.address, gpus=engine.gpus)
     print_build(report, db, index.count())
     print_warnings([*report.warnings, *report.held])
     if stats is not None:
