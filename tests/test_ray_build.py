@@ -16,8 +16,6 @@ from seamcut.corpus import Limits
 from seamcut.index import Index
 from tests.test_build import _docs, _rows
 
-ray = pytest.importorskip("ray", reason="the Ray engine's tests need ray (pip install 'seamcut[ray]')")
-
 ROOT = Path(__file__).resolve().parents[1]
 HELPLINE = ROOT / "examples" / "helpline"
 
@@ -25,6 +23,7 @@ HELPLINE = ROOT / "examples" / "helpline"
 @pytest.fixture(scope="module")
 def runtime(tmp_path_factory):
     """One local Ray runtime of 2 CPUs for the module (the engine uses a runtime already up)."""
+    ray = pytest.importorskip("ray", reason="the Ray engine's tests need ray (pip install 'seamcut[ray]')")
     ray.init(num_cpus=2, include_dashboard=False, object_store_memory=512 * 2**20,
              _temp_dir=str(tmp_path_factory.mktemp("ray")), log_to_driver=False,
              runtime_env={"env_vars": {"OMP_NUM_THREADS": "1"}})
@@ -92,3 +91,11 @@ def test_without_ray_the_engine_says_how_to_install_it(tmp_path):
     lines = [x for x in p.stderr.splitlines() if x.strip()]
     assert len(lines) == 1 and "pip install 'seamcut[ray]'" in lines[0], p.stderr
     assert not (tmp_path / "db").exists()
+
+
+def test_ray_flags_without_the_ray_engine_are_refused(tmp_path):
+    docs = _docs(tmp_path / "docs", n=2)
+    p = subprocess.run([sys.executable, "-m", "seamcut.cli", "index", str(docs), "--db", str(tmp_path / "db"),
+                        "--address", "auto"], capture_output=True, text=True, timeout=300,
+                       env={**os.environ, "COLUMNS": "200"})
+    assert p.returncode != 0 and "--address and --ray-gpus need --engine ray" in p.stderr, p.stderr

@@ -527,12 +527,24 @@ def _build(index: Index, paths: Sequence[str | Path], strategy: str, options: di
         finally:
             for w in (*embedders, writer):
                 w.stop.set()
-        t0, c0 = time.perf_counter(), time.process_time()
-        if report.added or report.replaced or not index.is_finished():
-            index.finish()
-        final = report.stage("text index")
-        final.busy, final.cpu, final.items = time.perf_counter() - t0, time.process_time() - c0, report.chunks
-    report = so_far()
+        finish_text_index(index, report)
+    return wrap_up(index, so_far(), earlier, bar, progress)
+
+
+def finish_text_index(index: Index, report: BuildReport) -> None:
+    """Once every batch is written: the index's text index brought up to date (where anything
+    was written, or a stopped build left it behind), timed as the ``text index`` stage."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    if report.added or report.replaced or not index.is_finished():
+        index.finish()
+    final = report.stage("text index")
+    final.busy, final.cpu, final.items = time.perf_counter() - t0, time.process_time() - c0, report.chunks
+
+
+def wrap_up(index: Index, report: BuildReport, earlier: BuildReport | None, bar: Throughput,
+             progress: bool) -> BuildReport:
+    """``report``, the whole build's, saved in the index folder as finished (where it did
+    anything or carried a stopped run on: ``earlier``) and logged where no terminal shows it."""
     if report.added or report.replaced or earlier is not None:
         _save_report(index.path, report, finished=True)
     if progress and not bar.terminal:

@@ -29,8 +29,8 @@ from typing import Any, Iterator, Sequence
 
 import numpy as np
 
-from .build import (STAGES, BuildReport, CutFile, CutJob, WorkerEmbedder, _account_read, _embed, _save_report,
-                    _size, cut_file, saved_report, written)
+from .build import (STAGES, BuildReport, CutFile, CutJob, WorkerEmbedder, _account_read, _embed, _size, cut_file,
+                    finish_text_index, saved_report, wrap_up, written)
 from .catalog import Catalog
 from .corpus import Limits, ReadOptions, failed, read_jobs
 from .index import Index
@@ -249,18 +249,9 @@ def build_on_ray(index: Index, paths: Sequence[str | Path], strategy: str, optio
                             flush()
             if pending:
                 flush()
-        t0, c0 = time.perf_counter(), time.process_time()
-        if report.added or report.replaced or not index.is_finished():
-            index.finish()
-        final = report.stage("text index")
-        final.busy, final.cpu, final.items = time.perf_counter() - t0, time.process_time() - c0, report.chunks
-    report = so_far()
-    report.embedded = report.chunks  # the actors' caches are not counted here
-    if report.added or report.replaced or earlier is not None:
-        _save_report(index.path, report, finished=True)
-    if progress and not bar.terminal:
-        bar.log()
-    return report
+        finish_text_index(index, report)
+    report.embedded = report.chunks  # the actors' embedding caches are not counted here
+    return wrap_up(index, so_far(), earlier, bar, progress)
 
 
 __all__ = ["build_on_ray", "ray_runtime", "require_ray", "RayMissingError", "INSTALL"]
