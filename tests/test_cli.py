@@ -120,16 +120,17 @@ def test_every_command_keeps_its_flags_and_defaults():
 
     read = {"--encoding", "--catalog", "--ocr", "--languages", "--password"}
     scale = {"--workers", "--timeout", "--memory-cap"}
+    engine = {"--engine", "--address", "--ray-gpus"}
     cut = {"--strategy", "-s", "--size", "--overlap", "--parent-size", "--parents", "--unit", "--tokenizer"}
     expected = {
         "chunk": {"paths", "--within-paragraph", "--out", "-o"} | cut | read,
         "read": {"path", "--format", "-f"} | read,
         "inspect": {"args", "--source", "--model", "--size", "--overlap", "--unit", "--json", "--report",
                     "--explain"},
-        "index": {"paths", "--db", "--model", "--rebuild", "--wait", "--batch", "--stats"} | cut | read | scale,
+        "index": {"paths", "--db", "--model", "--rebuild", "--wait", "--batch", "--stats"} | cut | read | scale | engine,
         "search": {"query", "--db", "-k", "--mode", "--where", "--max-tokens", "--json"},
         "compare": {"paths", "--questions", "-q", "--strategies", "-k", "--budget", "--mode", "--size",
-                    "--overlap", "--unit", "--model", "--out", "--json", "--report"} | read | scale,
+                    "--overlap", "--unit", "--model", "--out", "--json", "--report"} | read | scale | engine,
         "tune": {"paths", "--questions", "-q", "--budget", "--space", "-k", "--token-budget", "--held-out",
                  "--seed", "--eta", "--exhaustive", "--model", "--out", "--json", "--report"} | read | scale,
         "view": {"paths", "--strategy", "-s", "--compare", "--out", "--serve", "--port", "--size", "--overlap",

@@ -170,6 +170,31 @@ def _save_report(folder: Path, report: BuildReport, finished: bool) -> None:
     tmp.replace(folder / REPORT_FILE)
 
 
+#: how ``build_index`` runs its stages: here, or on Ray Data (``seamcut.ray_build``)
+ENGINES = ("local", "ray")
+
+
+@dataclass(frozen=True)
+class Engine:
+    """Where a build runs: ``name`` one of ``ENGINES``; for ``ray``, the cluster's ``address``
+    (None: a local runtime) and the GPUs each embedding actor asks for (0: none)."""
+    name: str = "local"
+    address: str | None = None
+    gpus: float = 0
+
+    def __post_init__(self) -> None:
+        if self.name not in ENGINES:
+            raise ValueError(f"unknown engine {self.name!r}; choose from {', '.join(ENGINES)}")
+
+    def runtime(self) -> Any:
+        """A context in which every build with this engine shares one runtime (Ray's: started
+        once for a series of builds, as ``compare`` runs); for ``local``, nothing to start."""
+        if self.name != "ray":
+            from contextlib import nullcontext
+            return nullcontext()
+        from .ray_build import ray_runtime
+        return ray_runtime(self.address)
+
 STAGES = ("read text", "read OCR", "cut", "embed", "write", "text index")
 
 
@@ -204,22 +229,23 @@ class WorkerEmbedder(Embedder):
     process, for strategies that embed while they cut (``semantic``): ``spec`` is a
     ``load_embedder`` spec (``default`` or a model folder), ``name`` the name the loaded model
     must have (the main process's embedder's, so both embed with the same model), ``cache`` the
-    embedding cache folder to share with the main process (None: none). In a worker it runs in
-    that one process, one thread: the workers are already one per core."""
+    embedding cache folder to share with the main process (None: none), ``device`` where it runs
+    (``cuda`` only for ``e5-torch``: a Ray actor given a GPU). On a CPU it runs in that one
+    process, one thread: the workers are already one per core."""
 
-    def __init__(self, spec: str, name: str, cache: str | None = None) -> None:
+    def __init__(self, spec: str, name: str, cache: str | None = None, device: str = "cpu") -> None:
         super().__init__()
-        self.spec, self.name, self.cache = spec, name, cache
+        self.spec, self.name, self.cache, self.device = spec, name, cache, device
 
     @property
     def loaded(self) -> Embedder:
-        key = (self.spec, self.name, self.cache)
+        key = (self.spec, self.name, self.cache, self.device)
         emb = _WORKER_EMBEDDERS.get(key)
         if emb is None:
             from .embed import load_embedder
             one = {"default": {"workers": 1}, TORCH_TWIN: {"threads": 1}}.get(self.spec, {})
             emb = load_embedder(None if self.spec == "default" else self.spec,
-                                cache=self.cache or None, **one)
+                                cache=self.cache or None, device=self.device, **one)
             if emb.name != self.name:
                 raise ValueError(f"the cutting workers loaded model {self.spec!r} as {emb.name}, "
                                  f"not {self.name}, the run's embedder")
@@ -351,7 +377,8 @@ def build_index(index: Index, paths: Sequence[str | Path], strategy: str, option
                 limits: Limits = Limits(), cache: str | Path | bool | None = True,
                 batch_texts: int = 512, progress: bool = True,
                 terminal: bool | None = None, label: str = "indexing",
-                pool: IsolatedPool | None = None) -> BuildReport:
+                pool: IsolatedPool | None = None, engine: str = "local",
+                address: str | None = None, gpus: float = 0) -> BuildReport:
     """Read, cut, embed and write every file named by ``paths`` into ``index``.
 
     ``strategy``/``options``: how to cut (``seamcut.chunk``'s, the index's own); ``limits``: the
@@ -363,12 +390,26 @@ def build_index(index: Index, paths: Sequence[str | Path], strategy: str, option
     its end, as ``limits`` says). Files that fail are in ``failures``, with the reason; the others are written whatever
     happens to those. Holds the index's write lock throughout (waiting for another build as
     ``index.wait`` says); a full disk raises ``DiskFullError``, with every batch before it kept.
+    ``engine``: ``local`` (this machine's processes) or ``ray`` (the same stages on Ray Data,
+    ``seamcut.ray_build``: a local Ray runtime, or the cluster at ``address``; ``gpus``: GPUs per
+    embedding actor, 0 for none; ``pool`` is not used there).
     """
     from .strategies import REGISTRY
     if strategy not in REGISTRY:
         raise ValueError(f"unknown strategy {strategy!r}; choose from {', '.join(REGISTRY)}")
+    if engine not in ENGINES:
+        raise ValueError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
+    if engine == "ray":
+        from .ray_build import require_ray
+        require_ray()  # before the index is locked: one line saying how to install it
     with index.writing():
         try:
+            if engine == "ray":
+                from .ray_build import build_on_ray
+                return build_on_ray(index, paths, strategy, options, read_options=read_options,
+                                    catalog=catalog, limits=limits, cache=cache, batch_texts=batch_texts,
+                                    progress=progress, terminal=terminal, label=label, address=address,
+                                    gpus=gpus)
             return _build(index, paths, strategy, options, read_options, catalog, limits, cache,
                           batch_texts, progress, terminal, label, pool)
         except DiskFullError:
@@ -444,23 +485,7 @@ def _build(index: Index, paths: Sequence[str | Path], strategy: str, options: di
         stage.busy += time.perf_counter() - t0
         stage.cpu += time.thread_time() - c0
         with lock:
-            for cut, f in cuts:
-                kids = len(cut.searchable)
-                stage.items += kids
-                report.chunks += kids
-                report.parents += len(cut.chunks) - kids
-                report.pages += f.pages
-                report.tokens += f.tokens
-                source = cut.document.source
-                (report.replaced if f.read.path in known or source in known else report.added).append(source)
-                bar.advance(f.size, pages=f.pages, tokens=f.tokens)
-            try:
-                _save_report(index.path, so_far(), finished=False)
-            except OSError as exc:
-                if is_disk_full(exc):
-                    raise index.disk_full(exc, kept="every batch before this one is in the index (this "
-                                               "one too), and the next run goes on from there") from exc
-                raise
+            written(index, report, cuts, known, bar, so_far)
 
     writer = _Worker("write", write, to_write)
     spread = _Spread(embedder)
@@ -503,17 +528,54 @@ def _build(index: Index, paths: Sequence[str | Path], strategy: str, options: di
         finally:
             for w in (*embedders, writer):
                 w.stop.set()
-        t0, c0 = time.perf_counter(), time.process_time()
-        if report.added or report.replaced or not index.is_finished():
-            index.finish()
-        final = report.stage("text index")
-        final.busy, final.cpu, final.items = time.perf_counter() - t0, time.process_time() - c0, report.chunks
-    report = so_far()
+        finish_text_index(index, report)
+    return wrap_up(index, so_far(), earlier, bar, progress)
+
+
+def finish_text_index(index: Index, report: BuildReport) -> None:
+    """Once every batch is written: the index's text index brought up to date (where anything
+    was written, or a stopped build left it behind), timed as the ``text index`` stage."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    if report.added or report.replaced or not index.is_finished():
+        index.finish()
+    final = report.stage("text index")
+    final.busy, final.cpu, final.items = time.perf_counter() - t0, time.process_time() - c0, report.chunks
+
+
+def wrap_up(index: Index, report: BuildReport, earlier: BuildReport | None, bar: Throughput,
+             progress: bool) -> BuildReport:
+    """``report``, the whole build's, saved in the index folder as finished (where it did
+    anything or carried a stopped run on: ``earlier``) and logged where no terminal shows it."""
     if report.added or report.replaced or earlier is not None:
         _save_report(index.path, report, finished=True)
     if progress and not bar.terminal:
         bar.log()
     return report
+
+
+def written(index: Index, report: BuildReport, cuts: Sequence[tuple[Cut, CutFile]],
+            known: Mapping[str, str], bar: Throughput, so_far: Callable[[], BuildReport]) -> None:
+    """After ``cuts`` were written to ``index``: counted in ``report`` and on ``bar`` (a file in
+    ``known`` is replaced, else added), and the report so far (``so_far()``) saved in the index
+    folder, so that a stopped build's next run carries the work on."""
+    stage = report.stage("write")
+    for cut, f in cuts:
+        kids = len(cut.searchable)
+        stage.items += kids
+        report.chunks += kids
+        report.parents += len(cut.chunks) - kids
+        report.pages += f.pages
+        report.tokens += f.tokens
+        source = cut.document.source
+        (report.replaced if f.read.path in known or source in known else report.added).append(source)
+        bar.advance(f.size, pages=f.pages, tokens=f.tokens)
+    try:
+        _save_report(index.path, so_far(), finished=False)
+    except OSError as exc:
+        if is_disk_full(exc):
+            raise index.disk_full(exc, kept="every batch before this one is in the index (this "
+                                       "one too), and the next run goes on from there") from exc
+        raise
 
 
 class _Spread:

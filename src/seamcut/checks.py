@@ -29,7 +29,8 @@ def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Cor
             overlap: int | None = None, unit: str = "tokens", workdir: PathLike | None = None,
             progress: bool = True, read_options: "ReadOptions | None" = None,
             catalog: "Catalog | None" = None, limits: "Limits | None" = None,
-            budgets: Sequence[int] | None = None) -> "CompareResult":
+            budgets: Sequence[int] | None = None, engine: str = "local",
+            address: str | None = None, gpus: float = 0) -> "CompareResult":
     """Run chunking strategies on the same documents and questions and judge them: hits at ``k``,
     MRR, chunk counts and sizes, build time and its stages, tokens per question, span scores
     where the questions carry reference spans, and whether the best strategy's lead over each
@@ -52,7 +53,9 @@ def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Cor
     folder. ``budgets``: tokens sent to the model per question at which every strategy is also
     scored (``seamcut.evaluate.score_budgets``); "best" is the best at the first one; None:
     256, 512, 1024, 2048 and the median of the strategies' tokens per question at ``k``, "best"
-    at the median.
+    at the median. ``engine``: where files are indexed, ``local`` (this machine's worker
+    processes) or ``ray`` (Ray Data: the cluster at ``address``, else a local runtime, ``gpus``
+    per embedding actor; needs ``pip install 'seamcut[ray]'``).
 
     Raises ``ValueError`` for an unknown strategy or option, a malformed test set, a budget that
     is not a positive number of tokens, no document read, or a question naming a file that is
@@ -83,6 +86,11 @@ def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Cor
     opts: dict[str, Any] = {key: v for key, v in (("size", size), ("overlap", overlap)) if v is not None}
     if unit != "tokens":
         opts["unit"] = unit
+    from .build import Engine
+    run_on = Engine(engine, address, gpus)
+    if engine == "ray":
+        from .ray_build import require_ray
+        require_ray()  # before any work: one line saying how to install it
     emb = embedder or load_embedder(None if model == "default" else model, cache=True)
     with tempfile.TemporaryDirectory(prefix="seamcut-compare-") as scratch:
         result = judge(items, asked, strategies=names, k=k, mode=mode, embedder=emb,
@@ -90,7 +98,7 @@ def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Cor
                        options={n: opts for n in names}, progress=progress,
                        hashes=documents.hashes if isinstance(documents, Corpus) else None,
                        read_options=read_options or ReadOptions(), catalog=catalog,
-                       limits=limits or Limits(), budgets=budgets)
+                       limits=limits or Limits(), budgets=budgets, engine=run_on)
     if isinstance(documents, Corpus):
         result.failures = [str(f) for f in documents.failures] + result.failures
     return result

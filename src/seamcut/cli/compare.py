@@ -8,8 +8,8 @@ import typer
 
 from .. import checks
 from ..strategies import REGISTRY
-from .options import (K, Device, JsonOut, LimitFlags, Mode, ModeOption, Model, Overlap, Paths, Questions,
-                      ReadFlags, ReportOut, Size, Unit, UnitOption, model_on_device)
+from .options import (K, Device, EngineFlags, JsonOut, LimitFlags, Mode, ModeOption, Model, Overlap,
+                      Paths, Questions, ReadFlags, ReportOut, Size, Unit, UnitOption, model_on_device)
 from .render import (err, print_builds, print_comparison, print_failures, print_warnings,
                      write_outputs)
 
@@ -36,6 +36,7 @@ def compare_command(
     device: Device = "cpu",
     reading: ReadFlags = ReadFlags(),
     scale: LimitFlags = LimitFlags(),
+    run_on: EngineFlags = EngineFlags(),
     out: Annotated[Path, typer.Option(
         "--out", help="Folder for the indexes and the misses files.")] = Path("out/compare"),
     json_out: JsonOut = None,
@@ -55,11 +56,13 @@ def compare_command(
         parse_spec(name)
     load_questions(questions)
     budgets = parse_budgets(budget or [])
-    model, embedder = model_on_device(model, device)
+    engine = run_on.engine_spec(device)
+    model, embedder = model_on_device(model, device, engine=engine.name)
     result = checks.compare(paths, questions, strategies=names, k=k, mode=mode.value, model=model,
                             embedder=embedder, size=size, overlap=overlap, unit=unit.value, workdir=out,
                             read_options=reading.options(), catalog=reading.load_catalog(),
-                            limits=scale.limits())
+                            limits=scale.limits(), engine=engine.name, address=engine.address,
+                            gpus=engine.gpus)
     if budgets:
         score_budgets(result, budgets)
     print_failures(result.failures, result.documents + len(result.failures))

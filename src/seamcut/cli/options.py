@@ -16,6 +16,7 @@ from ..strategies import REGISTRY
 
 if TYPE_CHECKING:
     from ..catalog import Catalog
+    from ..build import Engine
     from ..corpus import Limits, ReadOptions
     from ..model import Document
 
@@ -173,7 +174,40 @@ class LimitFlags:
         return Limits(self.workers, self.timeout or None, self.memory_cap or None)
 
 
-OPTION_OBJECTS = (ReadFlags, StrategyFlags, LimitFlags)
+class EngineName(str, Enum):
+    local = "local"
+    ray = "ray"
+
+
+EngineOption = Annotated[EngineName, typer.Option(
+    "--engine", help="Where the build runs: local (this machine's worker processes) or ray (Ray Data; "
+                     "pip install 'seamcut[ray]').")]
+Address = Annotated[Optional[str], typer.Option(
+    "--address", help="--engine ray: the Ray cluster to use (e.g. ray://head:10001 or auto); default: "
+                      "a local Ray runtime started for the run.")]
+RayGpus = Annotated[float, typer.Option(
+    "--ray-gpus", min=0, help="--engine ray: GPUs each embedding actor asks for (0: none).")]
+
+
+@dataclass
+class EngineFlags:
+    """Where a build's stages run, declared once for ``index`` and ``compare``."""
+    engine: EngineOption = EngineName.local
+    address: Address = None
+    ray_gpus: RayGpus = 0.0
+
+    def engine_spec(self, device: str = "cpu") -> "Engine":
+        """The flags as ``seamcut.build.Engine``; a flag that needs ``--engine ray`` without it is
+        an error, not ignored. On Ray, ``--device cuda`` gives each embedding actor one GPU unless
+        ``--ray-gpus`` says how much."""
+        from ..build import Engine
+        if self.engine is not EngineName.ray and (self.address or self.ray_gpus):
+            raise ValueError("--address and --ray-gpus need --engine ray")
+        gpus = self.ray_gpus or (1.0 if self.engine is EngineName.ray and device != "cpu" else 0.0)
+        return Engine(self.engine.value, self.address, gpus)
+
+
+OPTION_OBJECTS = (ReadFlags, StrategyFlags, LimitFlags, EngineFlags)
 
 
 def spread_flags(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -208,15 +242,19 @@ def spread_flags(command: Callable[..., Any]) -> Callable[..., Any]:
     return run
 
 
-def model_on_device(model: str, device: str, cache: "Path | bool | None" = True) -> tuple[str, Any]:
+def model_on_device(model: str, device: str, cache: "Path | bool | None" = True,
+                    engine: str = "local") -> tuple[str, Any]:
     """``--model`` on ``--device``: the model spec an index records, and the embedder to use, or
-    None where loading the spec later is the same (the CPU). Stops the command with a clear error
-    for a model that does not run there, no CUDA, or no torch."""
+    None where loading the spec later is the same (the CPU; on Ray the actors take the device, and
+    this process embeds only queries, on its CPU). Stops the command with a clear error for a
+    model that does not run there, no CUDA, or no torch."""
     from ..embed import load_embedder, model_on
     from .errors import fail
     try:
         spec = model_on(model, device)
-        return spec, None if device == "cpu" else load_embedder(spec, device=device, cache=cache)
+        if device == "cpu" or engine == "ray":
+            return spec, None
+        return spec, load_embedder(spec, device=device, cache=cache)
     except (RuntimeError, ValueError, ImportError) as exc:
         fail(f"--device {device}: {exc}")
 

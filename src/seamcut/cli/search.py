@@ -8,8 +8,8 @@ from typing import Annotated, Optional
 import typer
 
 from .errors import fail
-from .options import (Batch, Device, LimitFlags, Mode, ModeOption, Model, Paths, ReadFlags, StrategyFlags,
-                      model_on_device)
+from .options import (Batch, Device, EngineFlags, LimitFlags, Mode, ModeOption, Model, Paths, ReadFlags,
+                      StrategyFlags, model_on_device)
 from .render import hits_json, print_build, print_failures, print_hits, print_warnings
 
 Db = Annotated[Path, typer.Option("--db", help="Index folder (created by `seamcut index` if missing).")]
@@ -27,6 +27,7 @@ def index_command(
         "--wait", min=0, help="Seconds to wait for another run updating the same index, then give up "
                               "(default: wait until it is done; 0: do not wait).")] = None,
     scale: LimitFlags = LimitFlags(),
+    run_on: EngineFlags = EngineFlags(),
     batch: Batch = 512,
     stats: Annotated[Optional[Path], typer.Option(
         "--stats", help="Also write the run's report (files, failures, stages) here as JSON.")] = None,
@@ -40,12 +41,17 @@ def index_command(
     from ..index import Index, remove_index
     name, opts = cutting.resolve()
     opts = model_sized(opts, model)
+    engine = run_on.engine_spec(device)
+    if engine.name == "ray":
+        from ..ray_build import require_ray
+        require_ray()  # before the index is opened: one line saying how to install it
     if rebuild:
         remove_index(db, wait)
-    model, embedder = model_on_device(model, device, db / "embeddings")
+    model, embedder = model_on_device(model, device, db / "embeddings", engine.name)
     index = Index(db, strategy=name, options=opts, model=model, embedder=embedder, wait=wait)
     report = build_index(index, paths, name, opts, read_options=reading.options(),
-                         catalog=reading.load_catalog(), limits=scale.limits(), batch_texts=batch)
+                         catalog=reading.load_catalog(), limits=scale.limits(), batch_texts=batch,
+                         engine=engine.name, address=engine.address, gpus=engine.gpus)
     print_build(report, db, index.count())
     print_warnings([*report.warnings, *report.held])
     if stats is not None:

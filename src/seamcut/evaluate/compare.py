@@ -19,6 +19,7 @@ index.
 """
 from __future__ import annotations
 
+from contextlib import nullcontext
 import hashlib
 import json
 import statistics
@@ -29,7 +30,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from ..api import chunk as chunk_document
-from ..build import (BuildReport, Stage, WorkerEmbedder, build_index, cutting_pool, model_sized,
+from ..build import (BuildReport, Engine, Stage, WorkerEmbedder, build_index, cutting_pool, model_sized,
                      saved_report)
 from ..catalog import Catalog
 from ..corpus import Limits, ReadOptions, file_hash
@@ -268,7 +269,8 @@ def compare(documents: Sequence[Document] | Sequence[str | Path], questions: Seq
             options: Mapping[str, Mapping[str, Any]] | None = None,
             hashes: Mapping[str, str] | None = None, progress: bool = True,
             read_options: ReadOptions = ReadOptions(), catalog: Catalog | None = None,
-            limits: Limits = Limits(), budgets: Sequence[int] | None = None) -> CompareResult:
+            limits: Limits = Limits(), budgets: Sequence[int] | None = None,
+            engine: Engine = Engine()) -> CompareResult:
     """Index ``documents`` with each strategy under ``workdir/index/NAME``, search every question
     (top ``k``, ``mode``) and score. A strategy is a name or a spec with options,
     ``parent-child:parents=blocks:size=48`` (``seamcut.strategies.spec``), so variants of one
@@ -280,7 +282,8 @@ def compare(documents: Sequence[Document] | Sequence[str | Path], questions: Seq
     the result's ``failures``), and an index an earlier run left in ``workdir`` is reused when
     it was built with the same options, model, reading inputs and seamcut code from files all
     still named (files added since are read, changed ones replaced). ``Document``s are cut in
-    this process into fresh indexes (``hashes``: their files' hashes by source).
+    this process into fresh indexes (``hashes``: their files' hashes by source). ``engine``:
+    where files are indexed (``seamcut.build.Engine``: here, or on Ray, one runtime for all).
 
     ``embedder`` embeds chunks and queries for every strategy: give it a cache
     (``load_embedder(..., cache=True)``) so no text is embedded twice, across strategies and
@@ -313,7 +316,10 @@ def compare(documents: Sequence[Document] | Sequence[str | Path], questions: Seq
     count = len(in_memory)
     digests = Digests(paths)
     answerable = [q for q in questions if q.answerable]
-    with cutting_pool(limits, len(paths)) as pool:  # one start of the reading workers for all
+    local = engine.name == "local" and paths
+    with (cutting_pool(limits, len(paths)) if local else nullcontext()) as pool, \
+            (engine.runtime() if paths else nullcontext()):
+        # one start of the reading workers (or of Ray) for all
         for spec, opts in settings:
             folder = work / "index" / spec.slug
             if in_memory:
@@ -321,7 +327,7 @@ def compare(documents: Sequence[Document] | Sequence[str | Path], questions: Seq
                 rebuilt = None
             else:
                 index, report, rebuilt = index_files(folder, spec, opts, paths, embedder, model, read_options,
-                                                     catalog, limits, progress, digests, pool)
+                                                     catalog, limits, progress, digests, pool, engine)
                 for f in map(str, report.failures):  # reading failures repeat; a cutting one may not
                     if f not in failures:
                         failures.append(f if not results else f"{f} ({spec.label})")
@@ -386,7 +392,7 @@ def _cut_here(folder: Path, spec: StrategySpec, opts: Mapping[str, Any], documen
 def index_files(folder: Path, spec: StrategySpec, opts: Mapping[str, Any], paths: Sequence[str],
            embedder: Embedder, model: str, read_options: ReadOptions, catalog: Catalog | None,
            limits: Limits, progress: bool, digests: "Digests",
-           pool: IsolatedPool | None = None) -> tuple[Index, BuildReport, str | None]:
+           pool: IsolatedPool | None = None, engine: Engine = Engine()) -> tuple[Index, BuildReport, str | None]:
     """Files (``paths``, folders expanded) indexed at ``folder`` by ``build_index``, the index
     there reused where it can be; the index, the build's report, and why an index found there
     was rebuilt (None: it was not). An index that holds every file as it is now is not built
@@ -405,7 +411,8 @@ def index_files(folder: Path, spec: StrategySpec, opts: Mapping[str, Any], paths
         cache = embedder.cache.folder if isinstance(embedder, CachedEmbedder) else None
         cut_opts["embedder"] = WorkerEmbedder(model, embedder.name, None if cache is None else str(cache))
     report = build_index(index, paths, spec.name, cut_opts, read_options=read_options, catalog=catalog,
-                         limits=limits, progress=progress, label=f"indexing {spec.label}", pool=pool)
+                         limits=limits, progress=progress, label=f"indexing {spec.label}", pool=pool,
+                         engine=engine.name, address=engine.address, gpus=engine.gpus)
     return index, report, rebuilt
 
 

@@ -1,0 +1,263 @@
+"""The build's stages on Ray Data (``seamcut index --engine ray``): the same reading, cutting,
+embedding and writing as ``seamcut.build``, scheduled by Ray instead of this process's threads.
+
+    files --> [Ray tasks: read, cut] --> [Ray actors: embed] --> [this process: write] --> index
+               CPU tasks; each file in a       the model loaded once     ``Index.write`` in
+               one-worker ``IsolatedPool``     per actor (GPUs if asked)  batches, as locally
+
+* Reading and cutting: ``seamcut.build.cut_file`` in Ray CPU tasks. Each Ray worker process keeps
+  one ``processes.IsolatedPool`` of one worker (started once per Ray worker, a fork server), so a
+  file keeps its timeout and memory cap: one over either is killed and named in the report.
+* Embedding: an actor pool, the index's model loaded once per actor (``WorkerEmbedder``, the
+  index's embedding cache shared); ``gpus`` > 0 asks Ray for that many GPUs per actor.
+* Writing: in this process, which holds the index's write lock, with ``Index.write`` per batch
+  (journal: a killed run resumes; files already indexed with the same bytes are not read again).
+* The runtime: the cluster at ``address``, else a local one capped to this machine's usable
+  cores, no dashboard, a 512 MiB object store and its logs in the temp folder.
+"""
+from __future__ import annotations
+
+import logging
+import pickle
+import tempfile
+import time
+import warnings
+from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Iterator, Sequence
+
+import numpy as np
+
+from .build import (STAGES, BuildReport, CutFile, CutJob, WorkerEmbedder, _account_read, _embed, _size, cut_file,
+                    finish_text_index, saved_report, wrap_up, written)
+from .catalog import Catalog
+from .corpus import Limits, ReadOptions, failed, read_jobs
+from .embed import TORCH_TWIN
+from .index import Index
+from .index.folder import Cut
+from .processes import IsolatedPool, usable_cpus
+from .progress import Throughput
+
+INSTALL = "pip install 'seamcut[ray]'"
+#: the local runtime's object store, in bytes (the machine is shared; blocks spill past it)
+OBJECT_STORE_BYTES = 512 * 2**20
+#: files per reading task and per embedding call
+FILES_PER_TASK = 4
+FILES_PER_EMBED = 16
+
+
+class RayMissingError(ValueError):
+    """``--engine ray`` without Ray installed (a ValueError: the commands print it as one line)."""
+
+
+def require_ray() -> Any:
+    """The ``ray`` module; ``RayMissingError`` saying how to install it where it is missing."""
+    try:
+        import ray
+        import ray.data  # noqa: F401
+    except ImportError as exc:
+        raise RayMissingError(f"the ray engine needs Ray: {INSTALL}") from exc
+    return ray
+
+
+@contextmanager
+def ray_runtime(address: str | None = None) -> Iterator[Any]:
+    """Ray, connected for the block: to the cluster at ``address``, else to a local runtime
+    started here (this machine's usable cores, no dashboard, ``OBJECT_STORE_BYTES`` of object
+    store, logs under the temp folder) and stopped at the block's end. A runtime already
+    connected (a caller's own ``ray.init``) is used as it is."""
+    ray = require_ray()
+    if ray.is_initialized():
+        yield ray
+        return
+    env = {"env_vars": {k: "1" for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")}}
+    with warnings.catch_warnings():
+        # Ray starts its processes with subprocess (fork and exec at once, in C): nothing of this
+        # process runs in them, so LanceDB's warning about forking does not apply
+        warnings.filterwarnings("ignore", message="lancedb fork support")
+        _init(ray, address, env)
+    ctx = ray.data.DataContext.get_current()
+    ctx.enable_progress_bars = False
+    ctx.print_on_execution_start = False
+    try:
+        yield ray
+    finally:
+        ray.shutdown()
+
+
+def _init(ray: Any, address: str | None, env: dict[str, Any]) -> None:
+    if address:
+        ray.init(address=address, runtime_env=env, logging_level=logging.WARNING, log_to_driver=False)
+    else:
+        ray.init(num_cpus=usable_cpus(), include_dashboard=False, object_store_memory=OBJECT_STORE_BYTES,
+                 _temp_dir=str(Path(tempfile.gettempdir()) / "seamcut-ray"), runtime_env=env,
+                 logging_level=logging.WARNING, log_to_driver=False)
+
+
+#: per Ray worker process: its reading pool, by (timeout, memory cap), started once
+_POOLS: dict[tuple[float | None, int | None], IsolatedPool] = {}
+
+
+def _cut_task(batch: dict[str, np.ndarray], timeout: float | None, memory_mb: int | None) -> dict[str, list]:
+    """Ray task: the batch's files read and cut, each in this Ray worker's one-worker pool,
+    under ``timeout`` seconds and ``memory_mb`` MiB; a file over either comes back failed."""
+    key = (timeout, memory_mb)
+    pool = _POOLS.get(key)
+    if pool is None:
+        pool = _POOLS[key] = IsolatedPool(cut_file, 1, timeout=timeout, memory_mb=memory_mb)
+        pool.__enter__()  # kept for this Ray worker's next tasks
+    jobs = [pickle.loads(b) for b in batch["job"]]
+    out = []
+    for job, got in pool.run(jobs):
+        if not isinstance(got, CutFile):
+            got = CutFile(failed(job.read, got), size=_size(job.read.path))
+        out.append(pickle.dumps(got))
+    return {"file": out, "embed_cpu": [0.0] * len(out), "embed_busy": [0.0] * len(out)}
+
+
+class _Embedding:
+    """What ``build._embed`` needs of an index: ``embed(cuts)``, here with an actor's model."""
+
+    def __init__(self, embedder: Any) -> None:
+        self.embedder = embedder
+
+    def embed(self, cuts: Sequence[Cut]) -> int:
+        texts = [c.text for cut in cuts for c in cut.searchable]
+        vectors = self.embedder.embed_passages(texts) if texts else np.zeros((0, self.embedder.dim), np.float32)
+        at = 0
+        for cut in cuts:
+            n = len(cut.searchable)
+            cut.vectors, at = vectors[at:at + n], at + n
+        return at
+
+
+class _EmbedActor:
+    """Ray actor: the index's model, loaded once (``WorkerEmbedder``: one process, one thread,
+    the index's embedding cache), embedding the cut files of each batch it is given. A file
+    with a chunk over the model's input comes back failed, named; the others with vectors."""
+
+    def __init__(self, spec: str, name: str, cache: str | None, device: str = "cpu") -> None:
+        self.embedding = _Embedding(WorkerEmbedder(spec, name, cache, device).loaded)
+
+    def __call__(self, batch: dict[str, np.ndarray]) -> dict[str, list]:
+        files: list[CutFile] = [pickle.loads(b) for b in batch["file"]]
+        todo = [f for f in files if f.read.document is not None and not f.read.unchanged]
+        failures: dict[str, str] = {}
+        t0, c0 = time.perf_counter(), time.process_time()
+        cuts = _embed(self.embedding, todo, lambda path, reason, _: failures.__setitem__(path, reason))  # type: ignore[arg-type]
+        cpu, busy = time.process_time() - c0, time.perf_counter() - t0
+        vectors = {id(f): c.vectors for c, f in cuts}
+        for f in todo:
+            if f.read.path in failures:
+                f.read.document = None
+                f.read.failure = failed_reason(f.read.path, failures[f.read.path])
+            else:
+                f.vectors = vectors[id(f)]  # type: ignore[attr-defined]
+        share = 1 / max(1, len(files))
+        return {"file": [pickle.dumps(f) for f in files], "embed_cpu": [cpu * share] * len(files),
+                "embed_busy": [busy * share] * len(files)}
+
+
+def failed_reason(path: str, reason: str) -> Any:
+    from .corpus import Failure
+    return Failure(path, reason if reason.startswith(path) else f"{path}: {reason}")
+
+
+def build_on_ray(index: Index, paths: Sequence[str | Path], strategy: str, options: dict[str, Any], *,
+                 read_options: ReadOptions = ReadOptions(), catalog: Catalog | None = None,
+                 limits: Limits = Limits(), cache: str | Path | bool | None = True, batch_texts: int = 512,
+                 progress: bool = True, terminal: bool | None = None, label: str = "indexing",
+                 address: str | None = None, gpus: float = 0) -> BuildReport:
+    """``build_index``'s work on Ray Data (the caller holds ``index``'s write lock): the same
+    report, rows and resume. ``limits.workers``: reading tasks at once (default: the cluster's
+    CPUs); embedding actors: one per CPU (per GPU with ``gpus``); ``batch_texts``: the most
+    chunks per write."""
+    t_start = time.perf_counter()
+    report = BuildReport(recovered=index.recovered)
+    earlier, finished = saved_report(index.path)
+    if finished:
+        earlier = None
+    for name in STAGES:
+        report.stage(name)
+    known = {source: v["hash"] for source, v in index.files.items()}
+    jobs = [CutJob(j, strategy, options) for j in read_jobs(paths, read_options, catalog, cache, known)]
+    cut_file(CutJob(None, strategy, options))  # wrong options fail here, once
+    embedder = index.embedder
+    index.settings.check_embedder(index.path, embedder.name)
+    index.settings.embedder, index.settings.dim = embedder.name, int(embedder.dim)
+    inner = getattr(embedder, "cache", None)
+    cache_dir = str(inner.folder) if inner is not None and hasattr(inner, "folder") else None
+    spec = index.settings.model
+    if gpus > 0 and spec != TORCH_TWIN:
+        raise ValueError(f"{index.path}: GPU actors run the default model as {TORCH_TWIN} (--device cuda "
+                         f"or --model {TORCH_TWIN}), not model {spec!r}")
+    device = "cuda" if gpus > 0 else "cpu"  # Ray shows each actor only its own GPU
+    bar = Throughput(len(jobs), sum(_size(j.read.path) for j in jobs), label=label, show=progress,
+                     terminal=terminal)
+
+    def so_far() -> BuildReport:
+        now = replace(report, seconds=time.perf_counter() - t_start,
+                      stages={n: replace(st) for n, st in report.stages.items()})
+        return now if earlier is None else now.merged(earlier)
+
+    with ray_runtime(address) as ray, bar:
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+        report.cores = cpus
+        if jobs:
+            tasks = limits.workers or cpus
+            actors = max(1, int(ray.cluster_resources().get("GPU", 0) // gpus)) if gpus > 0 else cpus
+            ds = ray.data.from_items([{"job": pickle.dumps(j)} for j in jobs],
+                                     override_num_blocks=max(1, min(len(jobs), 4096)))
+            # reading and embedding share the cores, as the local engine's processes do: the
+            # tasks ask for no CPU of their own (their number is capped instead), so that an
+            # actor per core cannot starve them
+            ds = ds.map_batches(_cut_task, batch_size=FILES_PER_TASK, num_cpus=0,
+                                compute=ray.data.TaskPoolStrategy(size=tasks),
+                                fn_kwargs={"timeout": limits.timeout, "memory_mb": limits.memory_mb})
+            ds = ds.map_batches(_EmbedActor, batch_size=FILES_PER_EMBED, num_gpus=gpus or None,
+                                num_cpus=1 if gpus <= 0 else 0.5,
+                                compute=ray.data.ActorPoolStrategy(size=actors),
+                                fn_constructor_kwargs={"spec": spec, "name": embedder.name, "cache": cache_dir,
+                                                       "device": device})
+            pending: list[tuple[Cut, CutFile]] = []
+
+            def flush() -> None:
+                t0, c0 = time.perf_counter(), time.process_time()
+                index.write([c for c, _ in pending])
+                stage = report.stage("write")
+                stage.busy += time.perf_counter() - t0
+                stage.cpu += time.process_time() - c0
+                written(index, report, pending, known, bar, so_far)
+                pending.clear()
+
+            for batch in ds.iter_batches(batch_size=None, batch_format="numpy"):
+                for blob, cpu, busy in zip(batch["file"], batch["embed_cpu"], batch["embed_busy"]):
+                    got: CutFile = pickle.loads(blob)
+                    _account_read(report, got)
+                    path = got.read.path
+                    if got.read.unchanged:
+                        report.unchanged.append(path)
+                        bar.advance(got.size)
+                    elif got.read.document is None:
+                        failure = got.read.failure or failed_reason(path, "not read")
+                        report.failures.append(failure)
+                        bar.advance(got.size, failed=True)
+                    else:
+                        stage = report.stage("embed")
+                        stage.cpu += float(cpu)
+                        stage.busy += float(busy)
+                        stage.items += len(Cut(got.read.document, "", got.chunks).searchable)
+                        stage.tokens += got.tokens
+                        pending.append((Cut(got.read.document, got.read.digest or "", got.chunks,
+                                            got.vectors), got))  # type: ignore[attr-defined]
+                        if sum(len(c.searchable) for c, _ in pending) >= batch_texts:
+                            flush()
+            if pending:
+                flush()
+        finish_text_index(index, report)
+    report.embedded = report.chunks  # the actors' embedding caches are not counted here
+    return wrap_up(index, so_far(), earlier, bar, progress)
+
+
+__all__ = ["build_on_ray", "ray_runtime", "require_ray", "RayMissingError", "INSTALL"]
