@@ -90,6 +90,23 @@ def test_every_chunk_carries_its_spans_boxes_parents_too():
     assert all("boxes" not in c.metadata for c in plain)
 
 
+@pytest.mark.parametrize("window", [700, 2_500])
+def test_a_document_chunked_in_windows_gets_the_same_boxes(window):
+    """A long document is chunked a window at a time (``strategies.windows``): an element cut at a
+    window border keeps its lines, and boxes are looked up in the whole document's offsets, so
+    each chunk has the boxes of its span in the whole document (tables without line boxes
+    included: redp5110 has some)."""
+    for path in (DOCS[0], DOCS[2]):
+        doc = _doc(path)
+        index = LineIndex(doc)
+        for strategy in ("structure", "recursive"):
+            chunks = seamcut.chunk(doc, strategy, window_chars=window)
+            assert len(chunks) > 3
+            for c in chunks:
+                assert c.metadata.get("boxes", []) == [b.to_list() for b in index.boxes(c.start, c.end)], \
+                    (path.name, strategy, c.start, c.end)
+
+
 def test_text_documents_have_no_boxes():
     doc = seamcut.Document.from_text("Plain text.\n\nTwo paragraphs.")
     assert span_boxes(doc, 0, len(doc.text)) == ()

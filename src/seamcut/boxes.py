@@ -32,16 +32,18 @@ class Box:
 
 
 class LineIndex:
-    """A document's line boxes in text order, to find a span's boxes by bisection. An element
-    with a ``bbox`` but no ``lines`` (a table whose rows have no boxes) is one line."""
+    """A document's line boxes in text order, to find a span's boxes by bisection (offsets in
+    the whole document's text, also for a window of it). An element with a ``bbox`` but no
+    ``lines`` (a table whose rows have no boxes) is one line."""
 
     def __init__(self, doc: Document) -> None:
         starts, ends, rows = [], [], []
+        off = getattr(doc, "offset", 0)  # a window's elements are in its offsets, lines in the document's
         for k, el in enumerate(doc.elements):
             meta = el.metadata
             if el.page is None or "bbox" not in meta:
                 continue
-            lines = meta.get("lines") or [[el.start, el.end, *meta["bbox"]]]
+            lines = meta.get("lines") or [[el.start + off, el.end + off, *meta["bbox"]]]
             for a, b, x0, top, x1, bottom in lines:
                 starts.append(a)
                 ends.append(b)

@@ -97,7 +97,9 @@ def windows(doc: Document, width: int = WINDOW_CHARS) -> Iterator[Window]:
 
 def _shift(el: Element, a: int, b: int) -> Element:
     """``el`` in a window ``[a, b)``'s offsets; one that crosses a border is cut there, without
-    its metadata (a table's row offsets, a heading's own text), so it is packed as prose."""
+    its metadata (a table's row offsets, a heading's own text), so it is packed as prose, but
+    with its boxes (``bbox``, and ``lines`` in the whole document's offsets: what
+    ``seamcut.boxes.LineIndex`` reads)."""
     if a <= el.start and el.end <= b:
         meta = el.metadata
         if "row_spans" in meta:
@@ -105,7 +107,8 @@ def _shift(el: Element, a: int, b: int) -> Element:
         return dataclasses.replace(el, start=el.start - a, end=el.end - a, metadata=meta)
     kind = "paragraph" if el.kind in HEADING_KINDS else el.kind
     return dataclasses.replace(el, kind=kind, start=max(el.start, a) - a, end=min(el.end, b) - a,
-                               level=None, metadata={})
+                               level=None, metadata={k: v for k, v in el.metadata.items()
+                                                     if k in ("bbox", "lines")})
 
 
 def shifted(chunks: list[Chunk], window: Window) -> list[Chunk]:
