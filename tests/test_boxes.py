@@ -78,6 +78,7 @@ def test_every_chunk_carries_its_spans_boxes_parents_too():
             assert c.metadata["boxes"] == [b.to_list() for b in index.boxes(c.start, c.end)]
             assert c.metadata["boxes"]  # every chunk of this document has text on a page
             assert {b[0] for b in c.metadata["boxes"]} <= set(c.pages)
+            assert "page_sizes" not in c.metadata  # the document's, kept once with it
         if strategy == "parent-child":
             assert any(c.metadata.get("role") == "parent" for c in chunks)
     # ids do not depend on the boxes: a document without them cuts to the same ids
@@ -150,6 +151,7 @@ def test_chunk_boxes_survive_the_index_rows():
     for c in seamcut.chunk(doc, "parent-child"):
         back = chunk_from_row(chunk_row(c, doc, None), fields)
         assert back.metadata["boxes"] == c.metadata["boxes"] and back.id == c.id
+        assert back.metadata == c.metadata  # page_sizes stays with the document
 
 
 def test_chunk_boxes_survive_an_index_round_trip(tmp_path):
@@ -164,12 +166,3 @@ def test_chunk_boxes_survive_an_index_round_trip(tmp_path):
     by_id = {c.id: c for c in chunks}
     for h in hits:
         assert h.chunk.metadata["boxes"] == by_id[h.chunk.id].metadata["boxes"]
-
-
-def test_a_document_chunked_in_windows_gets_the_boxes_of_its_spans():
-    doc = _doc(DOCS[2])
-    index = LineIndex(doc)
-    chunks = seamcut.chunk(doc, "recursive", window_chars=4000)
-    assert any(c.start > 4000 for c in chunks)
-    for c in chunks:
-        assert c.metadata.get("boxes", []) == [b.to_list() for b in index.boxes(c.start, c.end)]

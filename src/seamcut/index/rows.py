@@ -18,6 +18,7 @@ from typing import Any, Iterable, Mapping, Sequence
 import numpy as np
 
 from ..model import Chunk, Document
+from ..strategies.chunks import DOCUMENT_ONLY
 
 log = logging.getLogger(__name__)
 
@@ -78,9 +79,11 @@ def chunk_row(c: Chunk, doc: Document, vector: np.ndarray | None) -> dict[str, A
 
 
 def chunk_from_row(row: Mapping[str, Any], doc_fields: Mapping[str, Any]) -> Chunk:
-    """The chunk of a row, its document's fields put back under its own metadata."""
+    """The chunk of a row, its document's fields put back under its own metadata (those a chunk
+    never carries, ``DOCUMENT_ONLY``, left out), as it was cut."""
     d = json.loads(row["chunk"])
-    return Chunk.from_dict({**d, "metadata": {**doc_fields, **d.get("metadata", {})}})
+    shared = {k: v for k, v in doc_fields.items() if k not in DOCUMENT_ONLY}
+    return Chunk.from_dict({**d, "metadata": {**shared, **d.get("metadata", {})}})
 
 
 @lru_cache(maxsize=4096)

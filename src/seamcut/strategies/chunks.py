@@ -40,6 +40,11 @@ def first_word(text: str, start: int, end: int) -> int:
     return end - len(text[start:end].lstrip(SPACE_CHARS))
 
 
+#: document metadata that stays with the document: per page, not per chunk (a 600-page PDF's
+#: page sizes in each of its thousands of chunks would be most of its index rows)
+DOCUMENT_ONLY = ("page_sizes",)
+
+
 def make_chunks(doc: Document, drafts: Sequence[Draft], budget: Budget, strategy: str,
                 fingerprint: str, outline: Outline | None = None) -> list[Chunk]:
     """Chunks for drafts of ``doc``: ``text`` is context + body, ``tokens`` the model's count of
@@ -48,10 +53,10 @@ def make_chunks(doc: Document, drafts: Sequence[Draft], budget: Budget, strategy
     input, not the size, bounded the chunk: the units of the size that fit in that input from the
     chunk's start (``seamcut.strategies.held`` reports them); and ``boxes`` where the document
     has boxes (``seamcut.boxes.span_boxes`` of the chunk's span, as ``[page, x0, top, x1,
-    bottom]`` lists)."""
+    bottom]`` lists). ``DOCUMENT_ONLY`` keys of the document's metadata are left out."""
     text = doc.text
     outline = outline or outline_of(doc)
-    meta = {**doc.metadata, "config": fingerprint}
+    meta = {**{k: v for k, v in doc.metadata.items() if k not in DOCUMENT_ONLY}, "config": fingerprint}
     lines = LineIndex(doc)
     # a window's elements keep their lines' offsets in the whole document's text
     off = getattr(doc, "offset", 0)
