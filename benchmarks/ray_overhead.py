@@ -3,6 +3,7 @@ the same files, wall time and per-stage throughput.
 
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/ray_overhead.py [--slice 100] [--sets helpline,slice]
                                                                   [--json benchmarks/results/ray_overhead.json]
+                                                                  [--append]
 
 Each build runs in a fresh process of its own (``--one``), into a fresh index folder, with a
 fresh parsed-document cache (``SEAMCUT_CACHE`` and ``build_index(cache=)`` pointed at an empty
@@ -11,7 +12,8 @@ cut and embedded by each engine; nothing is found in a cache. The Ray figure inc
 the local Ray runtime (``ray.init``: 2 CPUs here, 512 MiB object store) and its actors, which
 is what a user pays. Sets: ``examples/helpline`` (10 PDFs, 3 of them scans) and the first
 ``--slice`` files (sorted by name) of the 9k-page corpus at ``~/.cache/seamcut/corpus/scale-9000``
-(read only). Prints a table; ``--json`` keeps every run's report.
+(read only). Prints a table; ``--json`` keeps every run's report (``--append`` adds this run to
+the file's earlier runs instead of replacing them).
 """
 from __future__ import annotations
 
@@ -68,6 +70,8 @@ def main() -> None:
     ap.add_argument("--slice", type=int, default=100, help="files of the 9k corpus (first, by name)")
     ap.add_argument("--sets", default="helpline,slice")
     ap.add_argument("--json", type=Path, default=ROOT / "benchmarks" / "results" / "ray_overhead.json")
+    ap.add_argument("--append", action="store_true",
+                    help="keep the runs already in --json and add this one (as a list of runs)")
     args = ap.parse_args()
     if args.one:
         engine, listing, work = args.one
@@ -84,9 +88,12 @@ def main() -> None:
             continue
         row = {"set": name, "files": len(files), "cores": os.cpu_count()}
         for engine in ("local", "ray"):
+            load_before = os.getloadavg()[0]
             got = run(engine, files)
             rep = got["report"]
-            row[engine] = {"wall_s": round(got["wall_s"], 1), "chunks": rep["chunks"], "pages": rep["pages"],
+            row[engine] = {"wall_s": round(got["wall_s"], 1),
+                           "load_average_1min": [round(load_before, 2), round(os.getloadavg()[0], 2)],
+                           "chunks": rep["chunks"], "pages": rep["pages"],
                            "tokens": rep["tokens"], "failures": len(rep["failures"]),
                            "cpu_s": round(rep["cpu"], 1), "stages": stages(rep, got["wall_s"])}
             print(f"{name:<24} {engine:<5} {got['wall_s']:7.1f} s  {rep['pages']:5d} pages "
@@ -95,9 +102,22 @@ def main() -> None:
         row["ratio"] = round(row["ray"]["wall_s"] / row["local"]["wall_s"], 2)
         print(f"{name:<24} ray/local wall time: {row['ratio']:.2f}x", flush=True)
         results.append(row)
+    this = {"measured": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+            "load_average": [round(x, 2) for x in os.getloadavg()], "results": results}
     args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps({"measured": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
-                                     "results": results}, indent=1), encoding="utf-8")
+    args.json.write_text(json.dumps(with_earlier(args.json, this) if args.append else this, indent=1),
+                         encoding="utf-8")
+
+
+def with_earlier(path: Path, this: dict) -> dict:
+    """``{"runs": [...]}``: the runs already in ``path`` (one run or a list of them), then ``this``."""
+    if not path.exists():
+        return {"runs": [this]}
+    try:
+        old = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as e:
+        raise SystemExit(f"{path}: not JSON ({e}); not appending to it") from e
+    return {"runs": [*old.get("runs", [old]), this]}
 
 
 if __name__ == "__main__":
