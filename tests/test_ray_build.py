@@ -1,20 +1,28 @@
 """The Ray engine (``seamcut.ray_build``) on a local 2-CPU Ray runtime: the rows of the local
-engine, bad files named with the rest indexed, unchanged files skipped on a rerun, and one line
-saying how to install Ray where it is missing."""
+engine (the default model and its torch twin), bad files named with the rest indexed, a file over
+the timeout or the memory cap stopped and named, a run killed with its runtime resumed to the
+rows of an uninterrupted one, unchanged files skipped on a rerun, GPUs asked for as the flags
+say, and one line saying how to install Ray where it is missing."""
 from __future__ import annotations
 
+import json
 import os
+import random
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from seamcut.build import build_index
+from seamcut.build import build_index, saved_report
+from seamcut.cli.options import EngineFlags, EngineName
 from seamcut.corpus import Limits
 from seamcut.index import Index
-from tests.test_build import _docs, _rows
+from tests.robustness.badfiles import one_page
+from tests.test_build import INDEX, _docs, _index, _rows
 
 ROOT = Path(__file__).resolve().parents[1]
 HELPLINE = ROOT / "examples" / "helpline"
@@ -31,8 +39,8 @@ def runtime(tmp_path_factory):
     ray.shutdown()
 
 
-def _build(folder: Path, paths: list[Path], engine: str, cache: Path, **kw):
-    index = Index(folder, strategy="recursive", options={"size": 128, "overlap": 0}, model="default")
+def _build(folder: Path, paths: list[Path], engine: str, cache: Path, model: str = "default", **kw):
+    index = Index(folder, strategy="recursive", options={"size": 128, "overlap": 0}, model=model)
     report = build_index(index, paths, "recursive", {"size": 128, "overlap": 0}, cache=cache,
                          engine=engine, progress=False, **kw)
     return index, report
@@ -47,15 +55,139 @@ def test_ray_gives_the_local_engines_chunks_and_vectors(runtime, tmp_path):
     assert on_ray.chunks == local.chunks > 0 and on_ray.tokens == local.tokens
     assert on_ray.stages["embed"].tokens == local.stages["embed"].tokens
     assert on_ray.stages["read OCR"].pages > 0  # the scans were OCR'd in Ray tasks
-    a, b = _rows(tmp_path / "ray"), _rows(tmp_path / "local")
-    assert sorted(r["doc_id"] for r in a["documents"]) == sorted(r["doc_id"] for r in b["documents"])
+    _same_rows(tmp_path / "ray", tmp_path / "local")
+
+
+def _same_rows(db: Path, reference: Path) -> None:
+    """``db`` holds the rows of ``reference``: the same documents and chunk ids, once each, the
+    same fields, and vectors within cosine 0.9999."""
+    a, b = _rows(db), _rows(reference)
+    for table, key in (("chunks", "id"), ("documents", "doc_id")):
+        ids = [r[key] for r in a[table]]
+        assert len(ids) == len(set(ids)), f"duplicate rows in {table}"
+        assert sorted(ids) == sorted(r[key] for r in b[table]), table
     here = {r["id"]: r for r in b["chunks"]}
-    assert sorted(here) == sorted(r["id"] for r in a["chunks"])
     for r in a["chunks"]:
         w = here[r["id"]]
-        assert r["text"] == w["text"]
+        assert {k: v for k, v in r.items() if k != "vector"} == {k: v for k, v in w.items() if k != "vector"}
         u, v = np.asarray(r["vector"]), np.asarray(w["vector"])
         assert float(u @ v / (np.linalg.norm(u) * np.linalg.norm(v))) >= 0.9999, r["id"]
+
+
+def test_e5_torch_in_the_actors_gives_the_local_e5_torch_rows(runtime, tmp_path):
+    pytest.importorskip("torch", reason="e5-torch needs torch")
+    files = [HELPLINE / "crop-insurance-2024.pdf", HELPLINE / "orange-manual.pdf"]  # small, no OCR
+    cache = tmp_path / "parsed"
+    _, local = _build(tmp_path / "local", files, "local", cache, model="e5-torch")
+    index, on_ray = _build(tmp_path / "ray", files, "ray", cache, model="e5-torch")
+    assert not on_ray.failures and sorted(on_ray.added) == sorted(local.added) == sorted(map(str, files))
+    assert on_ray.chunks == local.chunks > 0
+    assert Index(tmp_path / "ray").settings.embedder == index.embedder.name == "torch:multilingual-e5-small"
+    _same_rows(tmp_path / "ray", tmp_path / "local")
+
+
+def test_a_killed_ray_run_and_its_runtime_resume_to_the_rows_of_an_uninterrupted_one(tmp_path):
+    """``seamcut index --engine ray`` killed (-9, its process group: the Ray runtime it started
+    goes with it) at a random moment after its first batch is written, twice; the rerun ends
+    with the rows of an uninterrupted run, and a third run finds nothing to do."""
+    pytest.importorskip("ray", reason="the Ray engine's tests need ray (pip install 'seamcut[ray]')")
+    docs = _docs(tmp_path / "docs")
+    p = _index(str(docs), "--db", str(tmp_path / "whole"), *INDEX)  # the local engine's rows
+    _, err = p.communicate(timeout=600)
+    assert p.returncode == 0, err
+    db = tmp_path / "killed"
+    rng = random.Random(16)
+    for attempt in range(2):
+        p = _index(str(docs), "--db", str(db), *INDEX, "--engine", "ray")
+        deadline = time.monotonic() + 300
+        while not (db / "lance" / "documents.lance").exists() and p.poll() is None:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert p.poll() is None, p.communicate()[1][-3000:]
+        time.sleep(rng.uniform(0, 2.0))  # mid-batch, mid-write or between: anywhere
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        assert _left_in_session(p.pid) == [], "the killed run's Ray processes are still running"
+    earlier, finished = saved_report(db)
+    assert earlier is not None and not finished
+    p = _index(str(docs), "--db", str(db), *INDEX, "--engine", "ray", "--stats", str(tmp_path / "stats.json"))
+    _, err = p.communicate(timeout=600)
+    assert p.returncode == 0, err
+    stats = json.loads((tmp_path / "stats.json").read_text(encoding="utf-8"))
+    assert stats["runs"] == earlier.runs + 1 and set(earlier.added) <= set(stats["added"])
+    assert sorted(stats["added"] + stats["unchanged"]) == sorted(str(f) for f in docs.iterdir())
+    assert saved_report(db)[1] and not (db / "seamcut-writing.json").exists()
+    _same_rows(db, tmp_path / "whole")
+    p = _index(str(docs), "--db", str(db), *INDEX, "--engine", "ray")
+    _, err = p.communicate(timeout=600)
+    assert p.returncode == 0 and "0 file(s) added, 0 replaced, 12 unchanged" in err, err
+
+
+def _left_in_session(sid: int, wait: float = 10) -> list[str]:
+    """The processes still in session ``sid`` (a killed run's), after up to ``wait`` seconds."""
+    deadline = time.monotonic() + wait
+    while True:
+        left = []
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[3]) == sid and fields[0] != "Z":  # state, ppid, pgrp, session
+                left.append(stat.parent.name)
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.2)
+
+
+def test_a_file_over_the_timeout_or_the_memory_cap_is_stopped_named_and_the_rest_indexed(runtime, tmp_path):
+    """In the Ray tasks as in the local engine: a page of 200 x 200 inches drawn in full (its OCR
+    renders it: far longer than the timeout) and 200 MB of text (over the memory cap), each in
+    a run with that limit among good files, are stopped and named with the limit that stopped
+    them; the good files are indexed."""
+    docs = _docs(tmp_path / "docs", n=4)
+    slow, big = tmp_path / "slow" / "huge-page.pdf", tmp_path / "big" / "huge.txt"
+    slow.parent.mkdir()
+    slow.write_bytes(one_page(b"0 0 1 rg 10 10 14000 14000 re f", media=b"[0 0 14400 14400]"))
+    big.parent.mkdir()
+    paragraph = ("A line of a very long log, written again and again. " * 20 + "\n\n").encode()
+    with open(big, "wb") as fh:
+        for _ in range(200 * 2**20 // len(paragraph)):
+            fh.write(paragraph)
+    for bad, limits, why in ((slow, Limits(timeout=5), "took longer than 5 s"),
+                             (big, Limits(timeout=600, memory_mb=500), "needed more than 500 MiB")):
+        index, report = _build(tmp_path / bad.stem, [docs, bad], "ray", tmp_path / "parsed", limits=limits)
+        assert [f.path for f in report.failures] == [str(bad)]
+        assert report.failures[0].reason.startswith(f"{bad}: {why}"), report.failures[0].reason
+        assert len(report.added) == 4 and index.count() == report.chunks > 0
+
+
+def test_a_gpu_on_ray_is_asked_for_as_the_flags_say():
+    ray = EngineFlags(engine=EngineName.ray)
+    assert ray.engine_spec("cuda").gpus == 1.0  # --device cuda: one GPU per embedding actor
+    assert ray.engine_spec("cuda:1").gpus == 1.0
+    assert ray.engine_spec("cpu").gpus == 0.0
+    assert EngineFlags(engine=EngineName.ray, ray_gpus=0.5).engine_spec("cuda").gpus == 0.5
+    assert EngineFlags(engine=EngineName.ray, address="auto").engine_spec().address == "auto"
+    assert EngineFlags().engine_spec("cuda").gpus == 0.0  # the local engine loads it in this process
+    assert EngineFlags(engine=EngineName.ray, ray_gpus=1).engine_spec("cpu", "e5-torch").gpus == 1.0
+    with pytest.raises(ValueError, match="need --engine ray"):
+        EngineFlags(ray_gpus=1).engine_spec("cuda")
+    with pytest.raises(ValueError, match="GPU actors run the default model as e5-torch"):
+        EngineFlags(engine=EngineName.ray, ray_gpus=1).engine_spec("cpu", "default")
+
+
+def test_a_gpu_for_a_model_other_than_e5_torch_is_refused(tmp_path):
+    pytest.importorskip("ray", reason="the Ray engine's tests need ray (pip install 'seamcut[ray]')")
+    docs = _docs(tmp_path / "docs", n=2)
+    p = subprocess.run([sys.executable, "-m", "seamcut.cli", "index", str(docs), "--db", str(tmp_path / "db"),
+                        "--engine", "ray", "--ray-gpus", "1"], capture_output=True, text=True, timeout=300,
+                       env={**os.environ, "COLUMNS": "200"})
+    assert p.returncode != 0
+    lines = [x for x in p.stderr.splitlines() if x.strip()]
+    assert len(lines) == 1 and "GPU actors run the default model as e5-torch" in lines[0], p.stderr
+    assert "--device cuda" in lines[0] and "'default'" in lines[0]
+    assert not (tmp_path / "db").exists()  # refused before the index is opened
 
 
 def test_a_bad_file_is_named_the_rest_indexed_and_a_rerun_skips_them(runtime, tmp_path):

@@ -159,6 +159,14 @@ class _EmbedActor:
                 "embed_busy": [busy * share] * len(files)}
 
 
+def check_gpu_model(spec: str, gpus: float) -> None:
+    """GPU actors (``gpus`` > 0 per actor) run only the default model's torch twin: a
+    ``ValueError`` saying so for another model ``spec``."""
+    if gpus > 0 and spec != TORCH_TWIN:
+        raise ValueError(f"GPU actors run the default model as {TORCH_TWIN} (--device cuda "
+                         f"or --model {TORCH_TWIN}), not model {spec!r}")
+
+
 def failed_reason(path: str, reason: str) -> Any:
     from .corpus import Failure
     return Failure(path, reason if reason.startswith(path) else f"{path}: {reason}")
@@ -189,9 +197,10 @@ def build_on_ray(index: Index, paths: Sequence[str | Path], strategy: str, optio
     inner = getattr(embedder, "cache", None)
     cache_dir = str(inner.folder) if inner is not None and hasattr(inner, "folder") else None
     spec = index.settings.model
-    if gpus > 0 and spec != TORCH_TWIN:
-        raise ValueError(f"{index.path}: GPU actors run the default model as {TORCH_TWIN} (--device cuda "
-                         f"or --model {TORCH_TWIN}), not model {spec!r}")
+    try:
+        check_gpu_model(spec, gpus)
+    except ValueError as exc:
+        raise ValueError(f"{index.path}: {exc}") from None
     device = "cuda" if gpus > 0 else "cpu"  # Ray shows each actor only its own GPU
     bar = Throughput(len(jobs), sum(_size(j.read.path) for j in jobs), label=label, show=progress,
                      terminal=terminal)
@@ -260,4 +269,4 @@ def build_on_ray(index: Index, paths: Sequence[str | Path], strategy: str, optio
     return wrap_up(index, so_far(), earlier, bar, progress)
 
 
-__all__ = ["build_on_ray", "ray_runtime", "require_ray", "RayMissingError", "INSTALL"]
+__all__ = ["build_on_ray", "check_gpu_model", "ray_runtime", "require_ray", "RayMissingError", "INSTALL"]

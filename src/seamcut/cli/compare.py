@@ -56,7 +56,7 @@ def compare_command(
         parse_spec(name)
     load_questions(questions)
     budgets = parse_budgets(budget or [])
-    engine = run_on.engine_spec(device)
+    engine = run_on.engine_spec(device, model)
     model, embedder = model_on_device(model, device, engine=engine.name)
     result = checks.compare(paths, questions, strategies=names, k=k, mode=mode.value, model=model,
                             embedder=embedder, size=size, overlap=overlap, unit=unit.value, workdir=out,

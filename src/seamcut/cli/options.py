@@ -196,14 +196,19 @@ class EngineFlags:
     address: Address = None
     ray_gpus: RayGpus = 0.0
 
-    def engine_spec(self, device: str = "cpu") -> "Engine":
+    def engine_spec(self, device: str = "cpu", model: str = "default") -> "Engine":
         """The flags as ``seamcut.build.Engine``; a flag that needs ``--engine ray`` without it is
         an error, not ignored. On Ray, ``--device cuda`` gives each embedding actor one GPU unless
-        ``--ray-gpus`` says how much."""
+        ``--ray-gpus`` says how much; GPUs for a ``model`` that does not run on one are refused
+        here, before any index is opened."""
         from ..build import Engine
+        from ..embed import model_on
         if self.engine is not EngineName.ray and (self.address or self.ray_gpus):
             raise ValueError("--address and --ray-gpus need --engine ray")
         gpus = self.ray_gpus or (1.0 if self.engine is EngineName.ray and device != "cpu" else 0.0)
+        if gpus:
+            from ..ray_build import check_gpu_model
+            check_gpu_model(model_on(model, device), gpus)
         return Engine(self.engine.value, self.address, gpus)
 
 

@@ -41,7 +41,7 @@ def index_command(
     from ..index import Index, remove_index
     name, opts = cutting.resolve()
     opts = model_sized(opts, model)
-    engine = run_on.engine_spec(device)
+    engine = run_on.engine_spec(device, model)
     if engine.name == "ray":
         from ..ray_build import require_ray
         require_ray()  # before the index is opened: one line saying how to install it
