@@ -21,7 +21,7 @@ from seamcut.build import build_index, saved_report
 from seamcut.cli.options import EngineFlags, EngineName
 from seamcut.corpus import Limits
 from seamcut.index import Index
-from tests.robustness.badfiles import one_page
+from tests.robustness.badfiles import pdf_file, stream
 from tests.test_build import INDEX, _docs, _index, _rows
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -141,25 +141,34 @@ def _left_in_session(sid: int, wait: float = 10) -> list[str]:
 
 
 def test_a_file_over_the_timeout_or_the_memory_cap_is_stopped_named_and_the_rest_indexed(runtime, tmp_path):
-    """In the Ray tasks as in the local engine: a page of 200 x 200 inches drawn in full (its OCR
-    renders it: far longer than the timeout) and 200 MB of text (over the memory cap), each in
-    a run with that limit among good files, are stopped and named with the limit that stopped
-    them; the good files are indexed."""
+    """In the Ray tasks as in the local engine: 20 pages of 200 x 200 inches drawn in full (no
+    text layer: OCR renders each, 2-8 s a page here, far longer than the timeout in all) and
+    200 MB of text (over the memory cap), each in a run with that limit among good files, are
+    stopped and named with the limit that stopped them; the good files are indexed."""
     docs = _docs(tmp_path / "docs", n=4)
-    slow, big = tmp_path / "slow" / "huge-page.pdf", tmp_path / "big" / "huge.txt"
+    slow, big = tmp_path / "slow" / "drawn-pages.pdf", tmp_path / "big" / "huge.txt"
     slow.parent.mkdir()
-    slow.write_bytes(one_page(b"0 0 1 rg 10 10 14000 14000 re f", media=b"[0 0 14400 14400]"))
+    slow.write_bytes(_drawn_pages(20))
     big.parent.mkdir()
     paragraph = ("A line of a very long log, written again and again. " * 20 + "\n\n").encode()
     with open(big, "wb") as fh:
         for _ in range(200 * 2**20 // len(paragraph)):
             fh.write(paragraph)
-    for bad, limits, why in ((slow, Limits(timeout=5), "took longer than 5 s"),
+    for bad, limits, why in ((slow, Limits(timeout=15), "took longer than 15 s"),
                              (big, Limits(timeout=600, memory_mb=500), "needed more than 500 MiB")):
         index, report = _build(tmp_path / bad.stem, [docs, bad], "ray", tmp_path / "parsed", limits=limits)
         assert [f.path for f in report.failures] == [str(bad)]
         assert report.failures[0].reason.startswith(f"{bad}: {why}"), report.failures[0].reason
         assert len(report.added) == 4 and index.count() == report.chunks > 0
+
+
+def _drawn_pages(n: int) -> bytes:
+    """A PDF of ``n`` pages of 200 x 200 inches, each filled by one drawn rectangle (one shared
+    content stream), no text."""
+    kids = b" ".join(b"%d 0 R" % (4 + k) for k in range(n))
+    page = b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 14400 14400] /Contents 3 0 R >>"
+    return pdf_file([b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, n),
+                     stream(b"0 0 1 rg 10 10 14000 14000 re f"), *[page] * n])
 
 
 def test_a_gpu_on_ray_is_asked_for_as_the_flags_say():
