@@ -18,7 +18,6 @@ embedding and writing as ``seamcut.build``, scheduled by Ray instead of this pro
 from __future__ import annotations
 
 import logging
-import pickle
 import tempfile
 import time
 import warnings
@@ -107,12 +106,12 @@ def _cut_task(batch: dict[str, np.ndarray], timeout: float | None, memory_mb: in
     if pool is None:
         pool = _POOLS[key] = IsolatedPool(cut_file, 1, timeout=timeout, memory_mb=memory_mb)
         pool.__enter__()  # kept for this Ray worker's next tasks
-    jobs = [pickle.loads(b) for b in batch["job"]]
+    jobs = list(batch["job"])
     out = []
     for job, got in pool.run(jobs):
         if not isinstance(got, CutFile):
             got = CutFile(failed(job.read, got), size=_size(job.read.path))
-        out.append(pickle.dumps(got))
+        out.append(got)
     return {"file": out, "embed_cpu": [0.0] * len(out), "embed_busy": [0.0] * len(out)}
 
 
@@ -141,7 +140,7 @@ class _EmbedActor:
         self.embedding = _Embedding(WorkerEmbedder(spec, name, cache, device).loaded)
 
     def __call__(self, batch: dict[str, np.ndarray]) -> dict[str, list]:
-        files: list[CutFile] = [pickle.loads(b) for b in batch["file"]]
+        files: list[CutFile] = list(batch["file"])
         todo = [f for f in files if f.read.document is not None and not f.read.unchanged]
         failures: dict[str, str] = {}
         t0, c0 = time.perf_counter(), time.process_time()
@@ -155,7 +154,7 @@ class _EmbedActor:
             else:
                 f.vectors = vectors[id(f)]  # type: ignore[attr-defined]
         share = 1 / max(1, len(files))
-        return {"file": [pickle.dumps(f) for f in files], "embed_cpu": [cpu * share] * len(files),
+        return {"file": files, "embed_cpu": [cpu * share] * len(files),
                 "embed_busy": [busy * share] * len(files)}
 
 
@@ -216,7 +215,7 @@ def build_on_ray(index: Index, paths: Sequence[str | Path], strategy: str, optio
         if jobs:
             tasks = limits.workers or cpus
             actors = max(1, int(ray.cluster_resources().get("GPU", 0) // gpus)) if gpus > 0 else cpus
-            ds = ray.data.from_items([{"job": pickle.dumps(j)} for j in jobs],
+            ds = ray.data.from_items([{"job": j} for j in jobs],
                                      override_num_blocks=max(1, min(len(jobs), 4096)))
             # reading and embedding share the cores, as the local engine's processes do: the
             # tasks ask for no CPU of their own (their number is capped instead), so that an
@@ -241,8 +240,7 @@ def build_on_ray(index: Index, paths: Sequence[str | Path], strategy: str, optio
                 pending.clear()
 
             for batch in ds.iter_batches(batch_size=None, batch_format="numpy"):
-                for blob, cpu, busy in zip(batch["file"], batch["embed_cpu"], batch["embed_busy"]):
-                    got: CutFile = pickle.loads(blob)
+                for got, cpu, busy in zip(batch["file"], batch["embed_cpu"], batch["embed_busy"]):
                     _account_read(report, got)
                     path = got.read.path
                     if got.read.unchanged:
