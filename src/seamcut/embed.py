@@ -738,19 +738,17 @@ def load_embedder(spec: Any = None, *, cache: EmbeddingCache | str | os.PathLike
     emb: Embedder
     if not (device == "cpu" or device == "cuda" or re.fullmatch(r"cuda:\d+", device)):
         raise ValueError(f"device must be 'cpu', 'cuda' or 'cuda:N', not {device!r}")
+    if device != "cpu" and not (spec is None or spec in ("default", TORCH_TWIN)):
+        raise ValueError(f"device={device!r} applies to the default model only, not {spec!r}")
     if isinstance(spec, Embedder):
-        if device != "cpu":
-            raise ValueError(f"device={device!r} applies to the default model only, not {spec!r}")
         emb = spec
-    elif spec == TORCH_TWIN or (device != "cpu" and (spec is None or spec == "default")):
+    elif spec == TORCH_TWIN or device != "cpu":
         try:
             from .embed_torch import TorchE5Embedder
         except ImportError as exc:
             raise ImportError(f"the default model on {device} (e5-torch) needs torch, which is not "
                               f"installed here ({exc}): pip install 'seamcut[gpu]'") from exc
         emb = TorchE5Embedder(device, **options)
-    elif device != "cpu":
-        raise ValueError(f"device={device!r} applies to the default model only, not {spec!r}")
     elif spec is None or spec == "default":
         if options:
             emb = E5Embedder(**options)
