@@ -90,6 +90,13 @@ def test_invariants_in_windows_on_random_text(strategy, text, params, window):
 @SETTINGS
 @given(text=markdown_docs(), size=st.integers(40, 200), window=st.integers(20, 600),
        tok=st.sampled_from(["default", "minilm"]), overlap=st.sampled_from([0, 10]))
+# opening headings that do not fit with what follows: the piece of them alone is under its own
+# last heading, not the section's deeper path (both found by hypothesis)
+@example(text="# Cotton.\n\n## Cotton aphid aphid aphid aphid aphid aphid aphid\n", size=40,
+         window=600, tok="default", overlap=0)
+@example(text="# Cotton.\n\n## " + " ".join(["Cotton"] * 15)
+         + "\n\n## Cotton cotton cotton whitefly whitefly\n", size=40, window=600, tok="default",
+         overlap=0)
 def test_invariants_in_windows_on_random_markdown(strategy, text, size, window, tok, overlap):
     doc = Document(text=text, source="random.md", elements=markdown_elements(text))
     got = check_windowed(doc, strategy, window, size, overlap, "tokens", TOKENIZERS[tok])

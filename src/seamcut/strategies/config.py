@@ -92,6 +92,10 @@ class StructureConfig(SizeConfig):
     heading_path: when True (default), the section's heading path is put in front of every
         chunk (its ``context``: embedded, counted in the size, sent to the model); when False,
         nothing is: a chunk is its body alone (the headings stay in the bodies where they are).
+    overlap: only between the pieces of a block split for length; beside a context (heading
+        path, repeated table header, list lead-in), at most half the room that context leaves in
+        ``size`` (50 tokens of overlap beside a 20-token path at size 64 would leave none to move
+        on: the pieces would step a character at a time).
     """
 
     merge_siblings: bool = False

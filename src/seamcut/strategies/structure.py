@@ -27,11 +27,13 @@ from .units import ATTACH, ITEMS, ROWS, Section, Unit, merge_siblings, sections
 class UnitPacker:
     """Packs sections' units into drafts whose text (context + body) keeps every limit."""
 
-    def __init__(self, doc: Document, budget: Budget, cfg: StructureConfig) -> None:
-        self.doc, self.budget, self.cfg = doc, budget, cfg
+    def __init__(self, doc: Document, budget: Budget, cfg: StructureConfig,
+                 outline: Outline) -> None:
+        self.doc, self.budget, self.cfg, self.outline = doc, budget, cfg, outline
         self.sizer = budget.unit_sizer
         self.out: list[Draft] = []
         self.path: tuple[str, ...] = ()  # of the section being packed
+        self.anchor = 0  # where the section's path holds from: its text after the opening headings
         self._costs: dict[str, int] = {"": 0}
         self._fits: dict[tuple[int, int, str], bool] = {}  # the packing loop asks again
 
@@ -55,12 +57,27 @@ class UnitPacker:
         return got
 
     def emit(self, a: int, b: int, context: str) -> None:
-        if not is_blank(self.doc.text, a, b):
-            self.out.append(Draft(a, b, context, self.path))
+        if is_blank(self.doc.text, a, b):
+            return
+        path = self.path
+        if b <= self.anchor:
+            # a piece of the opening headings alone (they did not fit with what follows): under
+            # its own last heading, not the section's deeper path
+            path = self.outline.path_at(b - 1)
+            own = _context(path, self.cfg, self)
+            if own != context and not self.fits(a, b, own) and b - a >= 2:
+                self.emit_checked(a, b, own)
+                return
+            context = own
+        self.out.append(Draft(a, b, context, path))
 
     def split_text(self, a: int, b: int, context: str) -> None:
-        """A unit too long on its own: recursive splitting inside it, overlap inside it."""
+        """A unit too long on its own: recursive splitting inside it, overlap inside it (beside a
+        context, at most half the room the context leaves, so each piece moves on by at least the
+        other half; without one, as asked)."""
         cost, overlap = self.cost(context), self.cfg.overlap
+        if cost:
+            overlap = min(overlap, max(0, self.cfg.size - cost) // 2)
         pieces = split(self.budget, RECURSIVE_LEVELS, a, b, 0, self.doc.language,
                        reserve=cost + overlap)
         for s, e in pack(self.budget, pieces, no_barrier, overlap, reserve=cost):
@@ -117,6 +134,7 @@ class UnitPacker:
         between them opens this one), greedily; a unit that does not fit alone is split by its
         rule. A heading is never a chunk of its own: it opens the chunk of what follows it."""
         self.path = sec.path
+        self.anchor = next((u.start for u in sec.units if u.rule != ATTACH), sec.units[-1].start)
         greedy(sec.units, _Units(self, context), start)
 
 
@@ -191,7 +209,7 @@ def structure_drafts(doc: Document, cfg: StructureConfig, budget: Budget,
                      outline: Outline) -> list[Draft]:
     """The structure strategy's drafts: sections (siblings merged where asked), each packed
     under its heading path."""
-    packer = UnitPacker(doc, budget, cfg)
+    packer = UnitPacker(doc, budget, cfg, outline)
     secs = sections(doc, outline)
     if cfg.merge_siblings:
         secs = merge_siblings(secs, lambda a, b, parent: packer.fits(
