@@ -2,11 +2,19 @@
 from __future__ import annotations
 
 import os
+import tempfile
 import time
 
 
 def job(kind: str) -> str:
     if kind == "sleep":
+        time.sleep(60)
+    if kind == "temp":  # as pytesseract does: a named file left for its own cleanup to remove
+        with tempfile.NamedTemporaryFile(prefix="tess_", delete=False) as f:
+            f.write(b"image")
+        return f.name
+    if kind == "temp-hang":  # ... killed before it can
+        job("temp")
         time.sleep(60)
     if kind == "grow":  # resident memory, page by page, well past any cap the tests set
         blocks = []

@@ -42,6 +42,27 @@ def test_each_job_runs_isolated_under_its_limits():
     assert isinstance(got["raise"], ValueError)
 
 
+def test_a_pools_temporary_files_go_with_its_workers():
+    """Workers write temporary files (Tesseract's images) in a folder of the pool's own, removed
+    when the workers stop: one killed mid-task (timeout, memory cap) left them in /tmp."""
+    import tempfile
+
+    before = set(os.listdir(tempfile.gettempdir()))
+    got = dict(IsolatedPool(job, 2, timeout=3).run(["temp", "temp-hang"]))
+    assert isinstance(got["temp-hang"], Killed)
+    folder = Path(got["temp"]).parent
+    assert folder.name.startswith("seamcut-work-") and not folder.exists()
+    assert not {f for f in set(os.listdir(tempfile.gettempdir())) - before if f.startswith("tess_")}
+    # a folder whose process was killed before it could remove it goes at the next start
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True, check=True).stdout.strip()
+    stale = Path(tempfile.gettempdir()) / f"seamcut-work-{dead}-left"
+    stale.mkdir()
+    (stale / "tess_left.png").write_bytes(b"image")
+    assert all(isinstance(r, str) for _, r in IsolatedPool(job, 1).run(["ok"]))
+    assert not stale.exists()
+
+
 def _pids(results: list[str]) -> set[str]:
     return {r.split(" done in ")[1].split(" ")[0] for r in results}
 

@@ -240,3 +240,24 @@ def test_ray_flags_without_the_ray_engine_are_refused(tmp_path):
                         "--address", "auto"], capture_output=True, text=True, timeout=300,
                        env={**os.environ, "COLUMNS": "200"})
     assert p.returncode != 0 and "--address and --ray-gpus need --engine ray" in p.stderr, p.stderr
+
+
+def test_a_local_runtime_removes_its_folder_when_it_stops():
+    """Every local run left a session folder (logs, sockets, about 1 MB) under the temp folder."""
+    pytest.importorskip("ray", reason="the Ray engine's tests need ray (pip install 'seamcut[ray]')")
+    import shutil
+    import tempfile
+
+    tmp = tempfile.mkdtemp(prefix="t", dir="/tmp")  # short: Ray's socket paths are limited
+    script = ("import glob, os, tempfile\n"
+              "from seamcut.ray_build import ray_runtime\n"
+              "with ray_runtime() as ray:\n"
+              "    print(len(glob.glob(os.path.join(tempfile.gettempdir(), 'seamcut-ray-*-*', 'session_2*'))))\n")
+    try:
+        got = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,
+                             env={**os.environ, "TMPDIR": tmp, "PYTHONPATH": str(ROOT / "src")})
+        assert got.returncode == 0, got.stderr[-2000:]
+        assert got.stdout.split()[-1] == "1"  # the runtime's session, while it ran
+        assert os.listdir(tmp) == []
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import shutil
+import tempfile
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, TimeoutError, wait
@@ -52,11 +54,14 @@ def in_worker() -> bool:
     return os.environ.get(WORKER_ENV) == "1"
 
 
-def worker_init(memory_mb: int | None = None, *_: Any) -> None:
+def worker_init(memory_mb: int | None = None, temp: str | None = None, *_: Any) -> None:
     """What every seamcut worker does first: one thread for numeric engines (they ran 5-10x
-    slower with two per process here), the worker flag, and, given ``memory_mb``, a watchdog that
-    ends the process (and its children) once they hold more than that many MiB resident."""
+    slower with two per process here), the worker flag, given ``memory_mb`` a watchdog that ends
+    the process (and its children) once they hold more than that many MiB resident, and given
+    ``temp`` that folder for its own and its children's temporary files (Tesseract's images)."""
     os.environ[WORKER_ENV] = "1"
+    if temp:
+        os.environ["TMPDIR"] = tempfile.tempdir = temp
     for name in ("OMP_NUM_THREADS", "OMP_THREAD_LIMIT", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ[name] = "1"
     if memory_mb:
@@ -88,6 +93,19 @@ def _watch_memory(cap: int, every: float = 0.1) -> None:
             os._exit(OVER_MEMORY_EXIT)
 
 
+def own_temp(kind: str) -> str:
+    """A new temp folder ``seamcut-KIND-PID-XXXXXXXX`` for this process to remove when done;
+    first, those of processes no longer running (killed before they could) are removed."""
+    import psutil
+    root = tempfile.gettempdir()
+    prefix = f"seamcut-{kind}-"
+    for name in os.listdir(root):
+        pid = name[len(prefix):].split("-", 1)[0]
+        if name.startswith(prefix) and pid.isdigit() and not psutil.pid_exists(int(pid)):
+            shutil.rmtree(os.path.join(root, name), ignore_errors=True)
+    return tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-", dir=root)
+
+
 @dataclass(frozen=True)
 class Killed:
     """A task the pool killed, or whose worker died: ``reason`` says which limit or how."""
@@ -101,7 +119,10 @@ class IsolatedPool(Generic[J, R]):
     ``in_flight`` jobs started and not yet handed back (default: two per worker), so a slow
     consumer holds the pool back rather than piling results up. ``result`` is what ``fn``
     returned, a ``Killed`` for a job over a limit or a worker that died, or the exception ``fn``
-    raised. ``workers=0`` runs the jobs in this process (no limits apply there).
+    raised. ``workers=0`` runs the jobs in this process (no limits apply there). The workers'
+    temporary files go to a folder of the pool's own (``own_temp``), removed with the workers: a
+    worker killed mid-task cannot clean up after itself (Tesseract's ``tess_*`` images were left
+    in /tmp).
 
     Each ``run`` starts its workers and stops them at its end, unless the pool is open as a
     context manager (``with pool: ...``): then the workers are started once and every ``run``
@@ -113,6 +134,7 @@ class IsolatedPool(Generic[J, R]):
         self.in_flight = in_flight or 2 * max(1, self.workers)
         self._kept: Any = None  # the workers kept between runs, inside ``with``
         self._open = False
+        self._temps: dict[int, str] = {}  # each started pool's temp folder, by id
 
     def __enter__(self) -> "IsolatedPool[J, R]":
         self._open = True
@@ -122,13 +144,23 @@ class IsolatedPool(Generic[J, R]):
         self._open = False
         if self._kept is not None:
             self._kept.close()
-            self._kept.join()
+            self._end(self._kept)
             self._kept = None
 
     def _start(self) -> Any:
         import pebble
-        return pebble.ProcessPool(self.workers, initializer=worker_init, initargs=(self.memory_mb,),
-                                  context=start_context())
+        temp = own_temp("work")
+        pool = pebble.ProcessPool(self.workers, initializer=worker_init,
+                                  initargs=(self.memory_mb, temp), context=start_context())
+        self._temps[id(pool)] = temp
+        return pool
+
+    def _end(self, pool: Any) -> None:
+        """Wait for a closed or stopped pool's workers, then remove their temp folder."""
+        pool.join()
+        temp = self._temps.pop(id(pool), None)
+        if temp:
+            shutil.rmtree(temp, ignore_errors=True)
 
     def run(self, jobs: Iterable[J]) -> Iterator[tuple[J, R | Killed | BaseException]]:
         if self.workers == 0:
@@ -158,12 +190,12 @@ class IsolatedPool(Generic[J, R]):
         finally:
             if pending:  # abandoned mid-way: its jobs' workers are stopped, kept ones too
                 pool.stop()
-                pool.join()
+                self._end(pool)
                 if pool is self._kept:
                     self._kept = None  # the next run inside ``with`` starts fresh workers
             elif pool is not self._kept:
                 pool.close()
-                pool.join()
+                self._end(pool)
 
     def _outcome(self, fut: Future) -> Any:
         import pebble

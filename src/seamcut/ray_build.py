@@ -18,7 +18,7 @@ embedding and writing as ``seamcut.build``, scheduled by Ray instead of this pro
 from __future__ import annotations
 
 import logging
-import tempfile
+import shutil
 import time
 import warnings
 from contextlib import contextmanager
@@ -35,7 +35,7 @@ from .corpus import Limits, ReadOptions, failed, read_jobs
 from .embed import TORCH_TWIN
 from .index import Index
 from .index.folder import Cut
-from .processes import IsolatedPool, usable_cpus
+from .processes import IsolatedPool, own_temp, usable_cpus
 from .progress import Throughput
 
 INSTALL = "pip install 'seamcut[ray]'"
@@ -65,7 +65,8 @@ def ray_runtime(address: str | None = None) -> Iterator[Any]:
     """Ray, connected for the block: to the cluster at ``address``, else to a local runtime
     started here (this machine's usable cores, no dashboard, ``OBJECT_STORE_BYTES`` of object
     store, logs under the temp folder) and stopped at the block's end. A runtime already
-    connected (a caller's own ``ray.init``) is used as it is."""
+    connected (a caller's own ``ray.init``) is used as it is. A local runtime's folder (its
+    session's logs and sockets, about 1 MB) is removed when it stops."""
     ray = require_ray()
     if ray.is_initialized():
         yield ray
@@ -75,7 +76,14 @@ def ray_runtime(address: str | None = None) -> Iterator[Any]:
         # Ray starts its processes with subprocess (fork and exec at once, in C): nothing of this
         # process runs in them, so LanceDB's warning about forking does not apply
         warnings.filterwarnings("ignore", message="lancedb fork support")
-        _init(ray, address, env)
+        # short: Ray's socket paths under it must stay within the 107 bytes a Unix socket allows
+        folder = None if address else own_temp("ray")
+        try:
+            _init(ray, address, env, folder)
+        except BaseException:
+            if folder:
+                shutil.rmtree(folder, ignore_errors=True)
+            raise
     ctx = ray.data.DataContext.get_current()
     ctx.enable_progress_bars = False
     ctx.print_on_execution_start = False
@@ -83,15 +91,16 @@ def ray_runtime(address: str | None = None) -> Iterator[Any]:
         yield ray
     finally:
         ray.shutdown()
+        if folder:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
-def _init(ray: Any, address: str | None, env: dict[str, Any]) -> None:
+def _init(ray: Any, address: str | None, env: dict[str, Any], folder: str | None) -> None:
     if address:
         ray.init(address=address, runtime_env=env, logging_level=logging.WARNING, log_to_driver=False)
     else:
         ray.init(num_cpus=usable_cpus(), include_dashboard=False, object_store_memory=OBJECT_STORE_BYTES,
-                 _temp_dir=str(Path(tempfile.gettempdir()) / "seamcut-ray"), runtime_env=env,
-                 logging_level=logging.WARNING, log_to_driver=False)
+                 _temp_dir=folder, runtime_env=env, logging_level=logging.WARNING, log_to_driver=False)
 
 
 #: per Ray worker process: its reading pool, by (timeout, memory cap), started once
