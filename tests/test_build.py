@@ -255,3 +255,29 @@ def test_a_model_folder_sizes_chunks_with_its_own_tokenizer(tmp_path):
     assert model_sized({"tokenizer": "tiktoken:cl100k_base"}, str(folder)) == {"tokenizer": "tiktoken:cl100k_base"}
     assert model_sized({"size": 64}, "default") == {"size": 64}
     assert model_sized({}, "openai:text-embedding-3-small") == {}  # no folder: nothing to give
+
+
+def test_the_same_file_named_another_way_is_the_indexed_one(tmp_path):
+    """``docs`` from its parent, ``.`` from inside it and its absolute path name the same files:
+    indexed once, unchanged on the other two runs (each spelling added them all again, three
+    copies of every chunk); a changed file named another way replaces its earlier rows."""
+    docs = _docs(tmp_path / "docs", 4)
+    db = str(tmp_path / "db")
+    for args, cwd in (([str(docs.relative_to(tmp_path))], tmp_path), (["."], docs), ([str(docs)], ROOT)):
+        p = _index(*args, "--db", db, *INDEX, cwd=cwd)
+        out, err = p.communicate(timeout=600)
+        assert p.returncode == 0, err
+    assert "0 file(s) added, 0 replaced, 4 unchanged" in err
+    first = _rows(tmp_path / "db")
+    assert len(first["documents"]) == 4
+    assert {r["source"] for r in first["documents"]} == {f"docs/{f.name}" for f in docs.iterdir()}
+    changed = docs / "eng-00.txt"
+    changed.write_text(changed.read_text(encoding="utf-8") + "\nOne more line.\n", encoding="utf-8")
+    p = _index(str(docs), "--db", db, *INDEX, cwd=ROOT)
+    out, err = p.communicate(timeout=600)
+    assert p.returncode == 0, err
+    assert "0 file(s) added, 1 replaced, 3 unchanged" in err
+    now = _rows(tmp_path / "db")
+    assert sorted(r["source"] for r in now["documents"]) == sorted(
+        [str(changed)] + [f"docs/{f.name}" for f in docs.iterdir() if f != changed])
+    assert {r["source"] for r in now["chunks"]} == {r["source"] for r in now["documents"]}

@@ -20,6 +20,7 @@ their chunks embedded and written in batches, the stages running at once, memory
 from __future__ import annotations
 
 import json
+import os
 import queue
 import threading
 import time
@@ -439,7 +440,7 @@ def _build(index: Index, paths: Sequence[str | Path], strategy: str, options: di
         return now if earlier is None else now.merged(earlier)
     for name in STAGES:
         report.stage(name)
-    known = {source: v["hash"] for source, v in index.files.items()}
+    known = index.known_hashes()
     jobs = [CutJob(j, strategy, options) for j in read_jobs(paths, read_options, catalog, cache, known)]
     probe = CutJob(None, strategy, options)
     embedder = index.embedder  # loaded (and checked) before any file is read
@@ -567,7 +568,8 @@ def written(index: Index, report: BuildReport, cuts: Sequence[tuple[Cut, CutFile
         report.pages += f.pages
         report.tokens += f.tokens
         source = cut.document.source
-        (report.replaced if f.read.path in known or source in known else report.added).append(source)
+        was = f.read.path in known or source in known or os.path.abspath(source) in known
+        (report.replaced if was else report.added).append(source)
         bar.advance(f.size, pages=f.pages, tokens=f.tokens)
     try:
         _save_report(index.path, so_far(), finished=False)

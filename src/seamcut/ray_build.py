@@ -196,7 +196,7 @@ def build_on_ray(index: Index, paths: Sequence[str | Path], strategy: str, optio
         earlier = None
     for name in STAGES:
         report.stage(name)
-    known = {source: v["hash"] for source, v in index.files.items()}
+    known = index.known_hashes()
     jobs = [CutJob(j, strategy, options) for j in read_jobs(paths, read_options, catalog, cache, known)]
     cut_file(CutJob(None, strategy, options))  # wrong options fail here, once
     embedder = index.embedder

@@ -7,6 +7,7 @@ The parts: ``settings`` (what the folder was built with), ``store`` (its LanceDB
 from __future__ import annotations
 
 import logging
+import os
 import time
 from contextlib import contextmanager
 from functools import cached_property
@@ -97,6 +98,7 @@ class Index:
         self.path.mkdir(parents=True, exist_ok=True)
         self.store = Store(self.path)
         self._files: dict[str, dict[str, Any]] | None = None
+        self._by_path: tuple[dict, dict[str, str]] | None = None  # (files, source by path)
         self._finished: bool | None = None
         self._saved = (self.path / SETTINGS_FILE).is_file()
         self.wait = wait
@@ -126,10 +128,28 @@ class Index:
 
     @property
     def files(self) -> dict[str, dict[str, Any]]:
-        """Indexed files by source: their ``hash``, ``doc_id`` and ``chunks`` (parents included)."""
+        """Indexed files by source: their ``hash``, ``doc_id``, ``chunks`` (parents included) and
+        ``path`` (absolute)."""
         if self._files is None:
             self._files = self.store.documents()
         return self._files
+
+    def stored_source(self, source: str) -> str | None:
+        """The source the index holds the file ``source`` names under: ``source`` itself, or the
+        same file named another way (``docs/a.pdf`` and ``/srv/docs/a.pdf``: the same absolute
+        path); None where it holds no such file."""
+        files = self.files
+        if source in files:
+            return source
+        if self._by_path is None or self._by_path[0] is not files:
+            self._by_path = (files, {v.get("path"): s for s, v in files.items()})
+        return self._by_path[1].get(os.path.abspath(source))
+
+    def known_hashes(self) -> dict[str, str]:
+        """Each indexed file's hash, by its source and by its absolute path."""
+        out = {v["path"]: v["hash"] for v in self.files.values() if v.get("path")}
+        out.update((s, v["hash"]) for s, v in self.files.items())
+        return out
 
     # -- writing -------------------------------------------------------------------------------
 
@@ -153,7 +173,7 @@ class Index:
             if self.is_current(doc.source, digest, doc.id):
                 report.unchanged.append(doc.source)
                 continue
-            (report.replaced if doc.source in self.files else report.added).append(doc.source)
+            (report.replaced if self.stored_source(doc.source) else report.added).append(doc.source)
             todo.append((doc, digest))
         for i in range(0, len(todo), batch):
             t0 = time.perf_counter()
@@ -180,7 +200,7 @@ class Index:
 
     def is_current(self, source: str, digest: str, doc_id: str | None = None) -> bool:
         """Whether the index holds this file as it is now (same hash; same document id)."""
-        known = self.files.get(source)
+        known = self.files.get(self.stored_source(source) or "")
         return bool(known) and known["hash"] == digest and (doc_id is None or known["doc_id"] == doc_id)
 
     def embed(self, cuts: Sequence[Cut], report: UpdateReport | None = None) -> int:
@@ -216,8 +236,8 @@ class Index:
         if not self._saved:  # a killed first build must reopen as what it is
             self.settings.save(self.path)
             self._saved = True
-        gone = [self.files[cut.document.source]["doc_id"] for cut in cuts
-                if cut.document.source in self.files]
+        stored = [self.stored_source(cut.document.source) for cut in cuts]
+        gone = [self.files[s]["doc_id"] for s in stored if s]
         journal.begin(self.path, {cut.document.id: cut.digest for cut in cuts}, gone)
         self.store.delete(gone + [cut.document.id for cut in cuts])
         self._matrix = None
@@ -234,9 +254,12 @@ class Index:
                                      for c in cut.chunks if is_parent(c)], dim)
         self.store.write("documents", [document_row(cut.document, cut.digest, len(cut.chunks))
                                        for cut in cuts], dim)
-        for cut in cuts:
-            self.files[cut.document.source] = {"hash": cut.digest, "doc_id": cut.document.id,
-                                               "chunks": len(cut.chunks)}
+        for cut, old in zip(cuts, stored):
+            self.files.pop(old or "", None)
+            source = cut.document.source
+            self.files[source] = {"hash": cut.digest, "doc_id": cut.document.id, "chunks": len(cut.chunks),
+                                  "path": os.path.abspath(source)}
+        self._by_path = None
         journal.end(self.path)
         self._finished = False
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import logging
 import re
 from functools import lru_cache
@@ -93,10 +94,15 @@ def _file_name(source: str) -> str:
 
 def document_row(doc: Document, digest: str, chunks: int) -> dict[str, Any]:
     """A document's row: its file's ``digest``, how many ``chunks`` it was cut into (parents
-    included), and its fields."""
+    included), and its fields; for a file, also its absolute path (``indexed_path``), so that
+    the same file named another way (``docs/a.pdf``, ``./a.pdf``, ``/srv/docs/a.pdf``) is
+    known as the one indexed."""
+    meta = dict(doc.metadata)
+    if os.path.isfile(doc.source):
+        meta["indexed_path"] = os.path.abspath(doc.source)
     return {"doc_id": doc.id, "source": doc.source, "file": _file_name(doc.source), "hash": digest,
             "chunks": chunks, "language": doc.language, "pages": len(doc.page_starts),
-            "metadata": json.dumps(dict(doc.metadata), ensure_ascii=False, default=str)}
+            "metadata": json.dumps(meta, ensure_ascii=False, default=str)}
 
 
 def document_fields(row: Mapping[str, Any] | None) -> dict[str, Any]:

@@ -10,6 +10,8 @@ Rows are deleted and written per document; the full-text and id indexes are kept
 """
 from __future__ import annotations
 
+import json
+import os
 from datetime import timedelta
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -78,14 +80,16 @@ class Store:
         t.add(arrow_table([fit(r, have) for r in rows], have))
 
     def documents(self) -> dict[str, dict[str, Any]]:
-        """Each stored document's row by source: ``hash``, ``doc_id``, ``chunks``."""
+        """Each stored document's row by source: ``hash``, ``doc_id``, ``chunks`` and ``path``
+        (the file's absolute path when it was indexed; for an index written before it was
+        kept, the source's absolute path from here)."""
         if "documents" not in self.tables():
             return {}
         t = self.table("documents")
-        columns = [c for c in ("source", "hash", "doc_id", "chunks") if c in t.schema.names]
+        columns = [c for c in ("source", "hash", "doc_id", "chunks", "metadata") if c in t.schema.names]
         rows = t.search().select(columns).limit(None).to_list()
-        return {r["source"]: {"hash": r["hash"], "doc_id": r["doc_id"], "chunks": r.get("chunks")}
-                for r in rows}
+        return {r["source"]: {"hash": r["hash"], "doc_id": r["doc_id"], "chunks": r.get("chunks"),
+                              "path": _indexed_path(r)} for r in rows}
 
     def versions(self) -> dict[str, int]:
         """Each table's version now (to go back to with ``restore``)."""
@@ -197,3 +201,8 @@ def text_rows(table: Any, text: str, where: str | None, n: int) -> list[dict[str
 
 def _filtered(q: Any, where: str | None) -> Any:
     return q.where(where, prefilter=True) if where else q
+
+
+def _indexed_path(row: dict[str, Any]) -> str:
+    path = json.loads(row.get("metadata") or "{}").get("indexed_path")
+    return path or os.path.abspath(row["source"])

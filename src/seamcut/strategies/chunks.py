@@ -41,8 +41,9 @@ def first_word(text: str, start: int, end: int) -> int:
 
 
 #: document metadata that stays with the document: per page, not per chunk (a 600-page PDF's
-#: page sizes in each of its thousands of chunks would be most of its index rows)
-DOCUMENT_ONLY = ("page_sizes",)
+#: page sizes in each of its thousands of chunks would be most of its index rows); the index's
+#: note of where the file was (``seamcut.index.rows.document_row``)
+DOCUMENT_ONLY = ("page_sizes", "indexed_path")
 
 
 def make_chunks(doc: Document, drafts: Sequence[Draft], budget: Budget, strategy: str,
