@@ -3,6 +3,12 @@ MRR, chunks, tokens sent per question, hits within each budget of tokens, and th
 time (wall clock, summed over the runs that built it, a resumed build included).
 
     .venv/bin/python benchmarks/compare_table.py RUN.json [--out benchmarks/results/NAME]
+        [--indexes COMPARE_OUT/index]
+
+With ``--indexes`` (the compare's ``--out`` folder's ``index``), also hits@k from the named
+source: a hit as the guide scores it counts a top-k chunk of any document holding the answer
+text; where the answer text is in several documents (the same template, another crop's value
+that happens to match), this column counts only a chunk of the document the question names.
 
 Writes NAME.md (the table) and NAME.png (hit rate at k and within each budget against tokens
 sent per question, one point per strategy).
@@ -31,6 +37,35 @@ def rows(run: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def source_hits(run: dict[str, Any], indexes: Path) -> dict[str, tuple[int, int]]:
+    """Per strategy: (questions with a top-k chunk of their named document holding the answer,
+    questions that name a document), the chunks' texts read back from each strategy's index."""
+    import lancedb
+
+    from seamcut.evaluate.questions import Question, source_matches
+    from seamcut.strategies.spec import slug
+
+    out = {}
+    for s in run["strategies"]:
+        table = lancedb.connect(str(indexes / slug(s["name"]) / "lance")).open_table("chunks")
+        named = [q for q in s["per_question"] if q.get("source") and q.get("must_contain")]
+        wanted = {r["chunk_id"] for q in named for r in q.get("results") or []
+                  if source_matches(q["source"], r["source"])}
+        texts = {}
+        ids = sorted(wanted)
+        for i in range(0, len(ids), 500):
+            where = "id IN (" + ", ".join(f"'{x}'" for x in ids[i:i + 500]) + ")"
+            for row in table.search().where(where).select(["id", "text"]).limit(None).to_list():
+                texts[row["id"]] = row["text"]
+        hits = 0
+        for q in named:
+            asked = Question(id=q["id"], question=q["question"], must_contain=tuple(q["must_contain"]))
+            hits += any(source_matches(q["source"], r["source"]) and asked.answered_by(texts.get(r["chunk_id"], ""))
+                        for r in (q.get("results") or [])[:run["k"]])
+        out[s["name"]] = (hits, len(named))
+    return out
+
+
 def _hms(seconds: float | None) -> str:
     if seconds is None:
         return "?"
@@ -39,12 +74,14 @@ def _hms(seconds: float | None) -> str:
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
 
 
-def table(run: dict[str, Any]) -> str:
-    """The markdown table: hits as n/N and %, the best figure of each column in bold."""
+def table(run: dict[str, Any], strict: dict[str, tuple[int, int]] | None = None) -> str:
+    """The markdown table: hits as n/N and %, the best figure of each column in bold; with
+    ``strict`` (``source_hits``), a column of hits@k from the named source."""
     rs = rows(run)
     k = run["k"]
     budgets = sorted({t for r in rs for t in r["budgets"]})
-    head = (["strategy", f"hits@{k}", "hits@1", "MRR", "chunks", "tokens/question"]
+    head = (["strategy", f"hits@{k}"] + ([f"hits@{k}, named source"] if strict else [])
+            + ["hits@1", "MRR", "chunks", "tokens/question"]
             + [f"hits ≤ {t} tok" for t in budgets] + ["build (wall)"])
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     best = {"hits": max(r["hits"] for r in rs), "hits1": max(r["hits1"] for r in rs),
@@ -56,8 +93,12 @@ def table(run: dict[str, Any]) -> str:
         text = f"{n}/{total} ({100 * n / total:.1f}%)"
         return f"**{text}**" if n == top else text
 
+    top_strict = max(h for h, _ in strict.values()) if strict else 0
     for r in rs:
-        cells = [r["name"], cell(r["hits"], r["n"], best["hits"]), cell(r["hits1"], r["n"], best["hits1"]),
+        cells = [r["name"], cell(r["hits"], r["n"], best["hits"])]
+        if strict:
+            cells.append(cell(*strict[r["name"]], top_strict))
+        cells += [cell(r["hits1"], r["n"], best["hits1"]),
                  f"**{r['mrr']:.3f}**" if r["mrr"] == best["mrr"] else f"{r['mrr']:.3f}",
                  f"{r['chunks']:,}", f"{r['tokens']:,.0f}"]
         cells += [cell(r["budgets"][t]["hits"], r["n"], best[t]) if t in r["budgets"] else "" for t in budgets]
@@ -96,9 +137,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("run", type=Path)
     ap.add_argument("--out", type=Path, default=None, help="NAME: writes NAME.md and NAME.png")
+    ap.add_argument("--indexes", type=Path, default=None,
+                    help="the compare's --out folder's index/: adds hits@k from the named source")
     args = ap.parse_args()
     run = json.loads(args.run.read_text(encoding="utf-8"))
-    text = table(run)
+    text = table(run, source_hits(run, args.indexes) if args.indexes else None)
     print(text)
     if args.out is not None:
         args.out.parent.mkdir(parents=True, exist_ok=True)
