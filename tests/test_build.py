@@ -268,6 +268,10 @@ def test_the_same_file_named_another_way_is_the_indexed_one(tmp_path):
         out, err = p.communicate(timeout=600)
         assert p.returncode == 0, err
     assert "0 file(s) added, 0 replaced, 4 unchanged" in err
+    p = _index("docs", str(docs), "--db", str(tmp_path / "twice"), *INDEX, cwd=tmp_path)
+    out, err = p.communicate(timeout=600)
+    assert p.returncode == 0 and "4 file(s) added" in err, err  # named twice, read once
+    assert len(_rows(tmp_path / "twice")["documents"]) == 4
     first = _rows(tmp_path / "db")
     assert len(first["documents"]) == 4
     assert {r["source"] for r in first["documents"]} == {f"docs/{f.name}" for f in docs.iterdir()}

@@ -216,11 +216,19 @@ class Limits:
 
 def read_jobs(paths: Sequence[str | Path], options: ReadOptions, catalog: Catalog | None,
               cache: str | Path | bool | None, known: Mapping[str, str] | None = None) -> list[ReadJob]:
-    """One job per file named by ``paths`` (folders expanded); ``known``: hashes by source (or absolute path) as ``Index.known_hashes`` gives them."""
+    """One job per file named by ``paths`` (folders expanded; a file named twice, ``docs`` and
+    ``/srv/docs`` say, read once); ``known``: hashes by source or absolute path, as
+    ``Index.known_hashes`` gives them."""
     cache_dir = str(default_cache_dir("documents") if cache is True else cache) if cache else None
-    return [ReadJob(f, options, catalog.fields_for(f) if catalog else {}, cache_dir,
-                    (known or {}).get(f) or (known or {}).get(os.path.abspath(f)))
-            for f in map(str, expand(list(paths)))]
+    known = known or {}
+    jobs, seen = [], set()
+    for f in map(str, expand(list(paths))):
+        path = os.path.abspath(f)
+        if path not in seen:
+            seen.add(path)
+            jobs.append(ReadJob(f, options, catalog.fields_for(f) if catalog else {}, cache_dir,
+                                known.get(f) or known.get(path)))
+    return jobs
 
 
 def read_corpus(paths: Sequence[str | Path], *, options: ReadOptions = ReadOptions(),

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import logging
+import os
 import re
 from functools import lru_cache
 from pathlib import Path
