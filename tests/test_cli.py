@@ -130,9 +130,11 @@ def test_every_command_keeps_its_flags_and_defaults():
         "index": {"paths", "--db", "--model", "--device", "--rebuild", "--wait", "--batch", "--stats"} | cut | read | scale | engine,
         "search": {"query", "--db", "-k", "--mode", "--where", "--max-tokens", "--json"},
         "compare": {"paths", "--questions", "-q", "--strategies", "-k", "--budget", "--mode", "--size",
-                    "--overlap", "--unit", "--model", "--device", "--out", "--json", "--report"} | read | scale | engine,
+                    "--overlap", "--unit", "--model", "--device", "--out", "--named-source", "--json",
+                    "--report"} | read | scale | engine,
         "tune": {"paths", "--questions", "-q", "--budget", "--space", "-k", "--token-budget", "--held-out",
-                 "--seed", "--eta", "--exhaustive", "--model", "--device", "--out", "--json", "--report"} | read | scale,
+                 "--seed", "--eta", "--exhaustive", "--model", "--device", "--out", "--named-source", "--json",
+                 "--report"} | read | scale,
         "view": {"paths", "--strategy", "-s", "--compare", "--out", "--serve", "--port", "--size", "--overlap",
                  "--unit", "--tokenizer", "--model"} | read,
     }

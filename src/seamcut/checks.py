@@ -30,7 +30,7 @@ def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Cor
             progress: bool = True, read_options: "ReadOptions | None" = None,
             catalog: "Catalog | None" = None, limits: "Limits | None" = None,
             budgets: Sequence[int] | None = None, engine: str = "local",
-            address: str | None = None, gpus: float = 0) -> "CompareResult":
+            address: str | None = None, gpus: float = 0, named_source: bool = False) -> "CompareResult":
     """Run chunking strategies on the same documents and questions and judge them: hits at ``k``,
     MRR, chunk counts and sizes, build time and its stages, tokens per question, span scores
     where the questions carry reference spans, and whether the best strategy's lead over each
@@ -55,7 +55,9 @@ def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Cor
     256, 512, 1024, 2048 and the median of the strategies' tokens per question at ``k``, "best"
     at the median. ``engine``: where files are indexed, ``local`` (this machine's worker
     processes) or ``ray`` (Ray Data: the cluster at ``address``, else a local runtime, ``gpus``
-    per embedding actor; needs ``pip install 'seamcut[ray]'``).
+    per embedding actor; needs ``pip install 'seamcut[ray]'``). ``named_source``: a question that
+    names its ``source`` is answered only by a chunk of that document (``Question.source_only``;
+    the guide's hit@k counts the answer text in any document).
 
     Raises ``ValueError`` for an unknown strategy or option, a malformed test set, a budget that
     is not a positive number of tokens, no document read, or a question naming a file that is
@@ -71,7 +73,7 @@ def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Cor
     names = list(strategies) if strategies else list(REGISTRY)
     for name in names:
         parse_spec(name)  # an unknown strategy or option stops before any work
-    asked, where = _asked(questions)
+    asked, where = _asked(questions, named_source)
     items = documents.documents if isinstance(documents, Corpus) else _listed(documents)
     in_memory = isinstance(documents, Corpus) or (bool(items) and all(isinstance(d, Document)
                                                                           for d in items))
@@ -110,7 +112,7 @@ def tune(documents: "PathLike | Sequence[PathLike]", questions: "PathLike | Sequ
          held_out: float = 0.3, eta: int = 3, token_budget: int | None = None,
          exhaustive: bool = False, workdir: PathLike | None = None, progress: bool = True,
          read_options: "ReadOptions | None" = None, catalog: "Catalog | None" = None,
-         limits: "Limits | None" = None) -> "TuneResult":
+         limits: "Limits | None" = None, named_source: bool = False) -> "TuneResult":
     """Search a space of chunkings and search modes for the one that serves ``questions`` best
     over ``documents`` (files or folders), by successive halving on a tune part of the questions,
     the winner also scored on the held-out part (``seamcut.evaluate.tune``; ``seamcut tune`` on
@@ -121,7 +123,8 @@ def tune(documents: "PathLike | Sequence[PathLike]", questions: "PathLike | Sequ
     first round's candidates at ``k``); ``exhaustive``: every candidate on everything, in one
     round. ``workdir``: where the indexes go, kept so the next run only searches (None: a
     temporary folder). ``model``/``embedder``, ``read_options``, ``catalog``, ``limits``: as
-    ``compare`` takes them. Raises ``ValueError`` as ``compare`` does, and for a bad space file.
+    ``compare`` takes them, and ``named_source``. Raises ``ValueError`` as ``compare`` does, and
+    for a bad space file.
     """
     from .corpus import Limits, ReadOptions
     from .embed import load_embedder
@@ -130,7 +133,7 @@ def tune(documents: "PathLike | Sequence[PathLike]", questions: "PathLike | Sequ
     from .evaluate.tune import tune as search
 
     chosen = load_space(space) if isinstance(space, (str, os.PathLike)) else space
-    asked, where = _asked(questions)
+    asked, where = _asked(questions, named_source)
     items = _listed(documents)
     check_sources(asked, _files(items), where)
     emb = embedder or load_embedder(None if model == "default" else model, cache=True)
@@ -142,12 +145,16 @@ def tune(documents: "PathLike | Sequence[PathLike]", questions: "PathLike | Sequ
                       catalog=catalog, limits=limits or Limits())
 
 
-def _asked(questions: "PathLike | Sequence[Question]") -> tuple[list["Question"], Any]:
-    """The test set (read where a file is named) and what to call it in an error."""
-    from .evaluate import load_questions
+def _asked(questions: "PathLike | Sequence[Question]", named_source: bool = False
+           ) -> tuple[list["Question"], Any]:
+    """The test set (read where a file is named; with ``named_source``, each question that names
+    its source answered only there) and what to call it in an error."""
+    from .evaluate.questions import load_questions, only_named_source
     if isinstance(questions, (str, os.PathLike)):
-        return load_questions(questions), questions
-    return list(questions), "questions"
+        asked, where = load_questions(questions), questions
+    else:
+        asked, where = list(questions), "questions"
+    return (only_named_source(asked) if named_source else asked), where
 
 
 def _files(items: Sequence[Any]) -> list[str]:

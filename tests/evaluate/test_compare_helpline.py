@@ -55,3 +55,30 @@ def test_a_lead_bought_with_tokens_shrinks_at_equal_tokens(tmp_path, documents):
     assert max(s.at_budget(at).tokens_per_question for s in result.strategies) <= at
     assert result.best is max(result.strategies, key=lambda s: (s.at_budget(at).hits, s.at_budget(at).mrr))
     assert len(result.comparisons_at_budget) == len(result.comparisons) == 1
+
+
+def test_named_source_holds_each_hit_to_the_document_the_question_names(tmp_path, documents):
+    """With every question held to its named source, each hit's answering chunk is of that
+    document, there are no more hits than the guide's text-only count, and the JSON says so."""
+    import json
+
+    from seamcut.evaluate import write_json
+    from seamcut.evaluate.questions import only_named_source, source_matches
+
+    questions = load_questions(HELPLINE / "questions.yaml")
+    embedder = load_embedder(None, cache=True)
+    loose, strict = (compare(documents, qs, strategies=["fixed"], embedder=embedder, workdir=tmp_path / n,
+                             progress=False).strategies[0]
+                     for n, qs in (("loose", questions), ("strict", only_named_source(questions))))
+    assert strict.hits <= loose.hits
+    named = [o for o in strict.outcomes if o.question.source]
+    assert named and all(o.question.source_only for o in named)
+    for o in named:
+        if o.rank is not None:
+            r = o.results[o.rank - 1]
+            assert source_matches(o.question.source, r.source) and o.question.answered_by(r.text)
+    out = tmp_path / "strict.json"
+    write_json(compare(documents, only_named_source(questions), strategies=["fixed"], embedder=embedder,
+                       workdir=tmp_path / "strict", progress=False), out)
+    rows = json.loads(out.read_text(encoding="utf-8"))["strategies"][0]["per_question"]
+    assert all(q["source_only"] == bool(q["source"]) for q in rows)

@@ -89,3 +89,43 @@ def test_a_question_pointing_outside_the_corpus_is_named(tmp_path):
     check_sources(qs[:1], ["examples/helpline/cotton-manual.pdf"], p)
     with pytest.raises(QuestionsError, match=r"q.yaml:4: question 'b' points at 'wheat-manual.pdf'"):
         check_sources(qs, ["examples/helpline/cotton-manual.pdf"], p)
+
+
+def test_source_only_is_read_from_yaml_and_csv_and_checked(tmp_path):
+    (tmp_path / "q.yaml").write_text(
+        "- {question: Whitefly dose on okra, must_contain: 2 ml per litre, source: okra.pdf, source_only: true}\n"
+        "- {question: Aphid dose, must_contain: 3 ml per litre, source: okra.pdf}\n", encoding="utf-8")
+    (tmp_path / "q.csv").write_text("question,must_contain,source,source_only\n"
+                                    "Whitefly dose on okra?,2 ml per litre,okra.pdf,true\n"
+                                    "Aphid dose?,3 ml per litre,okra.pdf,\n", encoding="utf-8")
+    for name in ("q.yaml", "q.csv"):
+        assert [q.source_only for q in load_questions(tmp_path / name)] == [True, False]
+    (tmp_path / "bad.yaml").write_text("- {question: Dose, must_contain: 2 ml, source_only: true}\n",
+                                       encoding="utf-8")
+    with pytest.raises(QuestionsError, match="bad.yaml:1: 'source_only' needs the 'source'"):
+        load_questions(tmp_path / "bad.yaml")
+    (tmp_path / "bad2.yaml").write_text("- {question: Dose, source: a.pdf, source_only: 3}\n", encoding="utf-8")
+    with pytest.raises(QuestionsError, match="'source_only' must be true or false"):
+        load_questions(tmp_path / "bad2.yaml")
+
+
+def test_a_source_only_question_is_answered_only_by_its_document():
+    """The guide's hit@k counts the answer text in any result: another crop's row of the same
+    table holding "2 ml per litre" answers a question about cotton. ``source_only`` (the CLI's
+    ``--named-source``) counts only a chunk of the document the question names."""
+    from seamcut.evaluate.compare import Retrieved, _first_rank
+    from seamcut.evaluate.questions import Question, only_named_source
+
+    def result(rank: int, source: str, text: str) -> Retrieved:
+        return Retrieved(rank, 1.0 / rank, None, source, (1,), "", text, 10, 0, len(text))
+
+    q = Question("q1", "Whitefly on cotton: ml per litre?", ("2 ml per litre",), "cotton-manual.pdf")
+    results = [result(1, "docs/okra-manual.pdf", "Okra / Whitefly: 2 ml per litre"),
+               result(2, "docs/cotton-manual.pdf", "Cotton / Aphid: 3 ml per litre"),
+               result(3, "docs/cotton-manual.pdf", "Cotton / Whitefly: 2 ML per litre")]
+    assert _first_rank(q, results) == 1
+    strict, = only_named_source([q])
+    assert strict.source_only and _first_rank(strict, results) == 3
+    assert _first_rank(strict, results[:2]) is None
+    unnamed = Question("q2", "Dose?", ("2 ml per litre",))
+    assert only_named_source([unnamed]) == [unnamed]  # nothing to hold it to

@@ -8,8 +8,9 @@ import typer
 
 from .. import checks
 from ..strategies import REGISTRY
-from .options import (K, Device, EngineFlags, JsonOut, LimitFlags, Mode, ModeOption, Model, Overlap,
-                      Paths, Questions, ReadFlags, ReportOut, Size, Unit, UnitOption, model_on_device)
+from .options import (K, Device, EngineFlags, JsonOut, LimitFlags, Mode, ModeOption, Model, NamedSource,
+                      Overlap, Paths, Questions, ReadFlags, ReportOut, Size, Unit, UnitOption,
+                      model_on_device)
 from .render import (err, print_builds, print_comparison, print_failures, print_warnings,
                      write_outputs)
 
@@ -39,6 +40,7 @@ def compare_command(
     run_on: EngineFlags = EngineFlags(),
     out: Annotated[Path, typer.Option(
         "--out", help="Folder for the indexes and the misses files.")] = Path("out/compare"),
+    named_source: NamedSource = False,
     json_out: JsonOut = None,
     report: ReportOut = None,
 ) -> None:
@@ -62,7 +64,7 @@ def compare_command(
                             embedder=embedder, size=size, overlap=overlap, unit=unit.value, workdir=out,
                             read_options=reading.options(), catalog=reading.load_catalog(),
                             limits=scale.limits(), engine=engine.name, address=engine.address,
-                            gpus=engine.gpus)
+                            gpus=engine.gpus, named_source=named_source)
     if budgets:
         score_budgets(result, budgets)
     print_failures(result.failures, result.documents + len(result.failures))

@@ -89,6 +89,10 @@ ModeOption = Annotated[Mode, typer.Option(
 Questions = Annotated[Path, typer.Option("--questions", "-q", help="Test set: YAML, JSONL or CSV.")]
 K = Annotated[int, typer.Option("-k", help="Results per question (hit rate at k).")]
 JsonOut = Annotated[Optional[Path], typer.Option("--json", help="Write the results as JSON here.")]
+NamedSource = Annotated[bool, typer.Option(
+    "--named-source", help="A question that names its source is answered only by a chunk of that "
+                           "document (default: the answer text in any document counts, as the "
+                           "guide scores hit@k; per question: source_only: true).")]
 ReportOut = Annotated[Optional[Path], typer.Option("--report", help="Write a self-contained HTML report here.")]
 
 

@@ -226,6 +226,10 @@ def print_comparison(result: "CompareResult") -> None:
     strategy is best and whether its lead over each other one is more than noise, within the
     budget, at k and at 1."""
     Console(width=max(Console().width, 140)).print(compare_table(result))
+    held = sum(o.question.source_only for o in (result.strategies[0].outcomes if result.strategies else ()))
+    if held:
+        err.print(f"hits: for {held} question(s), only a chunk of the document the question names "
+                  "(--named-source / source_only)", soft_wrap=True)
     if result.budget:
         err.print(f"* best: most hits within {result.budget} tokens sent per question (--budget; "
                   f"default: the median of the strategies' tokens per question at {result.k}), then MRR "

@@ -7,8 +7,8 @@ from typing import Annotated, Any, Optional
 import typer
 
 from .. import checks
-from .options import (K, Device, JsonOut, LimitFlags, Model, Paths, Questions, ReadFlags, ReportOut,
-                      model_on_device)
+from .options import (K, Device, JsonOut, LimitFlags, Model, NamedSource, Paths, Questions, ReadFlags,
+                      ReportOut, model_on_device)
 from .render import print_failures, write_outputs
 from .render_tune import print_tune
 
@@ -42,6 +42,7 @@ def tune_command(
     scale: LimitFlags = LimitFlags(),
     out: Annotated[Path, typer.Option(
         "--out", help="Folder for the indexes, kept so the next run only searches.")] = Path("out/tune"),
+    named_source: NamedSource = False,
     json_out: JsonOut = None,
     report: ReportOut = None,
 ) -> None:
@@ -58,7 +59,7 @@ def tune_command(
     load_questions(questions)
     model, embedder = model_on_device(model, device)
     result = checks.tune(paths, questions, space=chosen, minutes=budget, k=k, model=model,
-                         embedder=embedder, seed=seed,
+                         embedder=embedder, seed=seed, named_source=named_source,
                          held_out=held_out, eta=eta, token_budget=token_budget, exhaustive=exhaustive,
                          workdir=out, read_options=reading.options(), catalog=reading.load_catalog(),
                          limits=scale.limits())

@@ -247,6 +247,7 @@ def _outcome_json(o: Outcome, text: bool = True) -> dict[str, Any]:
     best = max((r.similarity for r in o.results if r.similarity is not None), default=None)
     return {"id": o.question.id, "question": o.question.question,
             "must_contain": list(o.question.must_contain), "source": o.question.source,
+            "source_only": o.question.source_only,
             "page": o.question.page, "best_similarity": best,
             # the first rank holding an answer in the deep search the budgets are cut from
             "deep_rank": None if o.ranked is None else o.ranked.first_hit,
@@ -547,9 +548,13 @@ def _outcome(q: Question, hits: list[Hit], deep: list[Hit] | None = None) -> Out
 
 
 def _first_rank(q: Question, results: Sequence[Retrieved]) -> int | None:
-    """The rank of the first result holding an answer; for a question scored by spans only,
-    of the first overlapping one of its spans."""
+    """The rank of the first result holding an answer (of its ``source``, for a question
+    ``source_only``); for a question scored by spans only, of the first overlapping one of its
+    spans."""
     if q.must_contain:
+        if q.source_only and q.source:
+            return next((r.rank for r in results
+                         if source_matches(q.source, r.source) and q.answered_by(r.text)), None)
         return first_hit(q, [r.text for r in results])
     return next((r.rank for r in results for s in q.spans if source_matches(s.source, r.source)
                  and r.start < s.end and s.start < r.end), None)

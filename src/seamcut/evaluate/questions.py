@@ -2,7 +2,9 @@
 
 One question each: ``id``, ``question``, ``must_contain`` (one string, or a list of alternatives
 any of which counts; empty or missing for a question no document answers), optional ``source``
-(the file that answers it) and ``page``, optional reference spans ``spans``/``references``:
+(the file that answers it) and ``page``, optional ``source_only`` (true: only a chunk of
+``source`` holding the answer counts, where the answer text is also in other documents, another
+crop's row of the same table say), optional reference spans ``spans``/``references``:
 ``[{source, start, end}]`` in characters of the document text (``start_index``/``end_index``, the
 Chroma evaluation's names, are read too). In CSV, a list is written as JSON.
 
@@ -15,7 +17,7 @@ import csv
 import json
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
@@ -41,7 +43,8 @@ def normalise(text: str) -> str:
 class Question:
     """One test question. ``must_contain``: answer alternatives as written (matched after
     ``normalise``); empty when no document answers it. ``line``: where it starts in its file
-    (0 where the format has no lines)."""
+    (0 where the format has no lines). ``source_only``: a result answers it only where it is a
+    chunk of ``source`` (the guide's hit@k counts answer text in any document)."""
     id: str
     question: str
     must_contain: tuple[str, ...] = ()
@@ -49,6 +52,7 @@ class Question:
     page: int | None = None
     spans: tuple[Span, ...] = ()
     line: int = 0
+    source_only: bool = False
 
     @property
     def answerable(self) -> bool:
@@ -210,8 +214,20 @@ def _question(p: Path, line: int, n: int, item: Any) -> Question:
     source = item.get("source") or item.get("corpus_id") or None
     spans = _spans(where, item.get("spans", item.get("references")), source)
     qid = str(item.get("id") or f"q{n}")
+    only = item.get("source_only", False)
+    if isinstance(only, str) and only.strip().lower() in ("true", "false", ""):
+        only = only.strip().lower() == "true"  # as a CSV cell
+    if not isinstance(only, bool):
+        raise QuestionsError(f"{where}: 'source_only' must be true or false, not {only!r}")
+    if only and not source:
+        raise QuestionsError(f"{where}: 'source_only' needs the 'source' file that answers it")
     return Question(qid, question.strip(), tuple(answers), str(source) if source else None, page,
-                    spans, line)
+                    spans, line, only)
+
+
+def only_named_source(questions: Sequence[Question]) -> list[Question]:
+    """The questions, each that names its ``source`` made ``source_only`` (``--named-source``)."""
+    return [replace(q, source_only=True) if q.source else q for q in questions]
 
 
 def _spans(where: str, raw: Any, default_source: Any) -> tuple[Span, ...]:
