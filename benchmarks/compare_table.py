@@ -59,8 +59,8 @@ def source_hits(run: dict[str, Any], indexes: Path) -> dict[str, tuple[int, int]
                 texts[row["id"]] = row["text"]
         hits = 0
         for q in named:
-            asked = Question(id=q["id"], question=q["question"], must_contain=tuple(q["must_contain"]))
-            hits += any(source_matches(q["source"], r["source"]) and asked.answered_by(texts.get(r["chunk_id"], ""))
+            asked = Question(q["id"], q["question"], tuple(q["must_contain"]), q["source"], source_only=True)
+            hits += any(asked.answered_in(r["source"], texts.get(r["chunk_id"], ""))
                         for r in (q.get("results") or [])[:run["k"]])
         out[s["name"]] = (hits, len(named))
     return out

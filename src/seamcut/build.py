@@ -20,7 +20,6 @@ their chunks embedded and written in batches, the stages running at once, memory
 from __future__ import annotations
 
 import json
-import os
 import queue
 import threading
 import time
@@ -31,7 +30,7 @@ from typing import Any, Callable, Mapping, Sequence
 import numpy as np
 
 from .catalog import Catalog
-from .corpus import Failure, Limits, Read, ReadJob, ReadOptions, failed, read_file, read_jobs
+from .corpus import Failure, Limits, Read, ReadJob, ReadOptions, failed, known_hash, read_file, read_jobs
 from .embed import TORCH_TWIN, Embedder, LongInputError
 from .index import Index
 from .index.disk import DiskFullError, is_disk_full
@@ -568,7 +567,7 @@ def written(index: Index, report: BuildReport, cuts: Sequence[tuple[Cut, CutFile
         report.pages += f.pages
         report.tokens += f.tokens
         source = cut.document.source
-        was = f.read.path in known or source in known or os.path.abspath(source) in known
+        was = known_hash(known, f.read.path) or known_hash(known, source)
         (report.replaced if was else report.added).append(source)
         bar.advance(f.size, pages=f.pages, tokens=f.tokens)
     try:

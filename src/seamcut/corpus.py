@@ -220,15 +220,21 @@ def read_jobs(paths: Sequence[str | Path], options: ReadOptions, catalog: Catalo
     ``/srv/docs`` say, read once); ``known``: hashes by source or absolute path, as
     ``Index.known_hashes`` gives them."""
     cache_dir = str(default_cache_dir("documents") if cache is True else cache) if cache else None
-    known = known or {}
     jobs, seen = [], set()
     for f in map(str, expand(list(paths))):
         path = os.path.abspath(f)
         if path not in seen:
             seen.add(path)
             jobs.append(ReadJob(f, options, catalog.fields_for(f) if catalog else {}, cache_dir,
-                                known.get(f) or known.get(path)))
+                                known_hash(known, f)))
     return jobs
+
+
+def known_hash(known: Mapping[str, str] | None, path: str) -> str | None:
+    """The hash ``known`` (``Index.known_hashes``) holds for the file ``path`` names: by that
+    name, else by its absolute path (the same file named another way)."""
+    known = known or {}
+    return known.get(path) or known.get(os.path.abspath(path))
 
 
 def read_corpus(paths: Sequence[str | Path], *, options: ReadOptions = ReadOptions(),

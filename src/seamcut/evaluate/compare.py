@@ -43,7 +43,7 @@ from ..readers import expand
 from ..strategies import REGISTRY
 from ..strategies.spec import StrategySpec, parse_spec, slug
 from .budget import DEPTH, FIXED_BUDGETS, BudgetScore, Ranked, default_budget, score_at
-from .metrics import first_hit, mean_reciprocal_rank
+from .metrics import mean_reciprocal_rank
 from .questions import Question, source_matches
 from .significance import Comparison, compare_hits
 from .spans import Span, SpanScores, span_scores
@@ -552,10 +552,7 @@ def _first_rank(q: Question, results: Sequence[Retrieved]) -> int | None:
     ``source_only``); for a question scored by spans only, of the first overlapping one of its
     spans."""
     if q.must_contain:
-        if q.source_only and q.source:
-            return next((r.rank for r in results
-                         if source_matches(q.source, r.source) and q.answered_by(r.text)), None)
-        return first_hit(q, [r.text for r in results])
+        return next((n for n, r in enumerate(results, 1) if q.answered_in(r.source, r.text)), None)
     return next((r.rank for r in results for s in q.spans if source_matches(s.source, r.source)
                  and r.start < s.end and s.start < r.end), None)
 

@@ -63,6 +63,13 @@ class Question:
         t = normalise(text)
         return any(normalise(a) in t for a in self.must_contain)
 
+    def answered_in(self, source: str, text: str) -> bool:
+        """Whether a chunk of the document ``source`` reading ``text`` answers it: ``text`` holds
+        an answer (``answered_by``) and, for a question ``source_only``, ``source`` is its own."""
+        if self.source_only and self.source and not source_matches(self.source, source):
+            return False
+        return self.answered_by(text)
+
 
 def load_questions(path: str | Path) -> list[Question]:
     """Read a test set (``.yaml``/``.yml``, ``.jsonl``/``.json`` or ``.csv``).
