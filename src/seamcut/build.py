@@ -67,7 +67,9 @@ class BuildReport:
     it took (a build stopped before its end and resumed by the next run counts the work of each:
     ``merged``); ``warnings``: what reading the files said (a file whose content is not what its
     name says); ``held``: per file, the chunks the model's maximum input held below the size
-    (``seamcut.strategies.held``)."""
+    (``seamcut.strategies.held``); ``cut_tokens``: the model tokens the strategy itself had
+    embedded while it cut (``semantic``'s sentences; those found in the embedding cache not
+    counted), apart from the chunks' own vectors."""
     added: list[str] = field(default_factory=list)
     replaced: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
@@ -84,6 +86,7 @@ class BuildReport:
     runs: int = 1
     warnings: list[str] = field(default_factory=list)
     held: list[str] = field(default_factory=list)
+    cut_tokens: int = 0
 
     def stage(self, name: str) -> Stage:
         return self.stages.setdefault(name, Stage(name))
@@ -122,7 +125,8 @@ class BuildReport:
     def from_dict(cls, d: dict[str, Any]) -> "BuildReport":
         """A report from ``to_dict``'s data (failures kept as their messages)."""
         plain = {k: d[k] for k in ("added", "replaced", "unchanged", "recovered", "chunks", "parents",
-                                   "embedded", "pages", "tokens", "seconds", "cores", "runs", "warnings", "held")
+                                   "embedded", "pages", "tokens", "seconds", "cores", "runs", "warnings", "held",
+                                   "cut_tokens")
                  if k in d}
         stages = {st["name"]: Stage(**st) for st in d.get("stages", [])}
         failures = [Failure("", str(f)) for f in d.get("failures", [])]
@@ -145,7 +149,7 @@ class BuildReport:
             recovered=earlier.recovered + self.recovered,
             warnings=earlier.warnings + self.warnings, held=earlier.held + self.held,
             **{f: getattr(earlier, f) + getattr(self, f)
-               for f in ("chunks", "parents", "embedded", "pages", "tokens", "seconds", "runs")},
+               for f in ("chunks", "parents", "embedded", "pages", "tokens", "seconds", "runs", "cut_tokens")},
             cores=self.cores, stages=stages)
 
 
@@ -210,7 +214,8 @@ class CutJob:
 class CutFile:
     """A worker's answer for one file: how it was read, its chunks (all of them, parents
     included), the CPU seconds cutting took, and its pages (those OCR'd among them); ``held``:
-    the report of chunks the model's maximum input held below the size (None: none)."""
+    the report of chunks the model's maximum input held below the size (None: none);
+    ``cut_tokens``: the model tokens the strategy embedded while it cut (``semantic``)."""
     read: Read
     chunks: list[Chunk] = field(default_factory=list)
     cut_seconds: float = 0.0
@@ -218,6 +223,7 @@ class CutFile:
     ocr_pages: int = 0
     size: int = 0
     held: str | None = None
+    cut_tokens: int = 0
 
     @property
     def tokens(self) -> int:
@@ -267,6 +273,11 @@ class WorkerEmbedder(Embedder):
     def count_tokens(self, texts: Sequence[str], kind: Any = "passage") -> list[int]:
         return self.loaded.count_tokens(texts, kind)
 
+    @property
+    def computed_tokens(self) -> int | None:
+        """The loaded model's tokens computed in this process (None: it does not count them)."""
+        return getattr(self.loaded, "computed_tokens", None)
+
     def embed(self, texts: Sequence[str], kind: Any = "passage", on_long: Any = None) -> np.ndarray:
         return self.loaded.embed(texts, kind, on_long)
 
@@ -297,11 +308,18 @@ def cut_file(job: CutJob) -> CutFile:
         with held_reports() as held:
             out.chunks = chunk(doc, strategy=job.strategy, **job.options)
         out.held = held[0] if held else None
+        out.cut_tokens = embedded_while_cutting(out.chunks)
     except Exception as exc:  # one document's bug must not stop the batch
         got.document, got.failure = None, Failure(job.read.path, f"{job.read.path}: cutting failed: "
                                                                  f"{type(exc).__name__}: {exc}")
     out.cut_seconds = time.process_time() - t0
     return out
+
+
+def embedded_while_cutting(chunks: Sequence[Chunk]) -> int:
+    """The model tokens a strategy embedded while it cut one document into ``chunks`` (the
+    ``semantic`` stats every chunk of the document carries; 0 for the others)."""
+    return int(chunks[0].metadata.get("semantic", {}).get("tokens", 0)) if chunks else 0
 
 
 def _ocr_pages(doc: Any) -> int:
@@ -619,6 +637,7 @@ def _account_read(report: BuildReport, got: CutFile) -> None:
         cut.pages += got.pages
         cut.tokens += got.tokens
         cut.cpu += got.cut_seconds
+        report.cut_tokens += got.cut_tokens
 
 
 def _embed(index: Index, batch: list[CutFile],

@@ -144,3 +144,23 @@ def test_a_time_budget_too_small_stops_and_says_what_was_not_done(setup):
         run(setup, eta=1)
     with pytest.raises(ValueError, match="token budget"):
         run(setup, token_budget=0)
+
+
+def test_the_cost_counts_the_sentences_semantic_embeds_while_it_cuts(tmp_path):
+    """semantic embeds every sentence in the cutting workers: those tokens are tune's cost too
+    (they were left out before: only the chunks' and queries' vectors were counted)."""
+    import seamcut
+
+    docs, questions = make_corpus(tmp_path)
+    probe = load_embedder(None, cache=tmp_path / "probe")
+    sentences = 0
+    for f in sorted(docs.iterdir()):
+        before = probe.computed_tokens
+        chunks = seamcut.chunk(seamcut.read(f), strategy="semantic", embedder=probe)
+        assert chunks[0].metadata["semantic"]["tokens"] == probe.computed_tokens - before > 0
+        sentences += probe.computed_tokens - before
+    embedder = load_embedder(None, cache=tmp_path / "embeddings")
+    result = tune([docs], questions, embedder=embedder, workdir=tmp_path / "work",
+                  space=parse_space({"modes": ["text"], "strategies": {"semantic": {}}}),
+                  defaults=["semantic"], progress=False, limits=Limits(workers=1), exhaustive=True)
+    assert result.cost["embedded_tokens"] == embedder.computed_tokens + sentences

@@ -30,13 +30,13 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from ..api import chunk as chunk_document
-from ..build import (BuildReport, Engine, Stage, WorkerEmbedder, build_index, cutting_pool, model_sized,
-                     saved_report)
+from ..build import (BuildReport, Engine, Stage, WorkerEmbedder, build_index, cutting_pool,
+                     embedded_while_cutting, model_sized, saved_report)
 from ..catalog import Catalog
 from ..corpus import Limits, ReadOptions, file_hash
 from ..embed import CachedEmbedder, Embedder
 from ..index import Hit, Index, IndexConfigError, remove_index
-from ..model import Document
+from ..model import Chunk, Document
 from ..processes import IsolatedPool
 from ..progress import Steps
 from ..readers import expand
@@ -380,14 +380,23 @@ def _cut_here(folder: Path, spec: StrategySpec, opts: Mapping[str, Any], documen
     index = Index(folder, strategy=spec.name, options=plain_options(opts), model=model, embedder=embedder)
     t0 = time.perf_counter()
     before = embedder.computed
-    r = index.update(documents, lambda d: chunk_document(d, strategy=spec.name, **cut_opts), hashes)
+    cut_tokens = 0
+
+    def cut(d: Document) -> list[Chunk]:
+        nonlocal cut_tokens
+        chunks = chunk_document(d, strategy=spec.name, **cut_opts)
+        cut_tokens += embedded_while_cutting(chunks)
+        return chunks
+
+    r = index.update(documents, cut, hashes)
     stages = {name: Stage(name, cpu=seconds, busy=seconds) for name, seconds in
               (("cut", r.chunk_seconds), ("embed", r.embed_seconds), ("write", r.write_seconds))}
     stages["cut"].items = stages["write"].items = len(r.added) + len(r.replaced)
     stages["embed"].items = r.chunks
     embedded = r.chunks if before is None or embedder.computed is None else embedder.computed - before
     return index, BuildReport(r.added, r.replaced, r.unchanged, chunks=r.chunks, parents=r.parents,
-                              embedded=embedded, seconds=time.perf_counter() - t0, stages=stages)
+                              embedded=embedded, seconds=time.perf_counter() - t0, stages=stages,
+                              cut_tokens=cut_tokens)
 
 
 def index_files(folder: Path, spec: StrategySpec, opts: Mapping[str, Any], paths: Sequence[str],

@@ -262,7 +262,7 @@ def tune(documents: Sequence[str | Path], questions: Sequence[Question], *, embe
     search = _Search(Path(workdir), embedder, model, k, read_options, catalog, limits, progress,
                      None if minutes is None else started + 60 * minutes)
     search.every = len(paths)
-    before = getattr(embedder, "computed_tokens", 0)
+    before = search.embedded_tokens()
 
     with cutting_pool(limits, len(paths)) as search.pool:  # started once for every build
         budget = token_budget
@@ -305,7 +305,7 @@ def tune(documents: Sequence[str | Path], questions: Sequence[Question], *, embe
     result = _result(search, space, scored, budget, k, model, seed, paths, documents, versus,
                      {"tune": len(tune_qs), "held_out": len(held_qs),
                       "no_answer": len(questions) - len(answerable)},
-                     time.perf_counter() - started, getattr(embedder, "computed_tokens", 0) - before,
+                     time.perf_counter() - started, search.embedded_tokens() - before,
                      stopped)
     result.left_out = left_out
     return result
@@ -362,6 +362,12 @@ class _Search:
         self.rate: float | None = None            # seconds per candidate and question, last round
         self.judged: list[_Judged] = []           # every candidate judged, a log row each
         self.pool: IsolatedPool | None = None      # the reading workers every build shares
+        self.cut_tokens = 0                       # model tokens strategies embedded while cutting
+
+    def embedded_tokens(self) -> int:
+        """The model tokens embedded so far: the chunks' and queries' (this process's embedder)
+        and the sentences ``semantic`` embedded in the cutting workers."""
+        return getattr(self.embedder, "computed_tokens", 0) + self.cut_tokens
 
     def out_of_time(self) -> bool:
         return self.deadline is not None and time.perf_counter() > self.deadline
@@ -378,7 +384,7 @@ class _Search:
         """Every candidate judged on ``asked`` (and ``held``) over the files ``docs``; whether
         the round was finished (False: the time budget ran out)."""
         t0 = time.perf_counter()
-        tokens0 = getattr(self.embedder, "computed_tokens", 0)
+        tokens0 = self.embedded_tokens()
         chunkings: dict[str, list[Candidate]] = {}
         for c in candidates:
             chunkings.setdefault(c.spec.label, []).append(c)
@@ -399,7 +405,7 @@ class _Search:
         self.rounds.append({"round": number, "documents": len(docs), "questions": len(asked),
                             "candidates": len(candidates), "kept": len(judged),  # until the cut
                             "seconds": round(seconds, 3),
-                            "embedded_tokens": getattr(self.embedder, "computed_tokens", 0) - tokens0})
+                            "embedded_tokens": self.embedded_tokens() - tokens0})
         for j in judged:
             j.row = {"round": number, **_row(j, len(docs)), "kept": True, "dropped": None}
             self.log.append(j.row)
@@ -419,6 +425,7 @@ class _Search:
                                        self.read_options, self.catalog, self.limits, False, digests,
                                        self.pool)
         self.folders[spec.label] = folder
+        self.cut_tokens += report.cut_tokens
         for f in map(str, report.failures):
             if f not in self.failures:
                 self.failures.append(f)

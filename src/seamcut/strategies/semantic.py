@@ -59,8 +59,9 @@ def semantic(document: Document | str, config: SizeConfig = SemanticConfig()) ->
     cfg = as_config(config, SemanticConfig)
     budget = Budget(doc.text, cfg)
     spans = sentence_spans(doc)
-    groups, computed, seconds = group_sentences(doc.text, spans, budget, cfg)
-    log.info("%s: %d sentence embeddings in %.2f s", doc.source or "text", computed, seconds)
+    groups, computed, tokens, seconds = group_sentences(doc.text, spans, budget, cfg)
+    log.info("%s: %d sentence embeddings (%d model tokens computed) in %.2f s", doc.source or "text",
+             computed, tokens, seconds)
     # the shared passes: each group's sentences cut to fit, packed within the group, overlap
     pieces: list[Piece] = []
     for (a, b), g in zip(spans, groups):
@@ -69,7 +70,7 @@ def semantic(document: Document | str, config: SizeConfig = SemanticConfig()) ->
     out = pack(budget, pieces, within_top, cfg.overlap)
     fp = cfg.fingerprint("semantic", budget.token_sizer)
     chunks = make_chunks(doc, [Draft(a, b) for a, b in out], budget, "semantic", fp)
-    stats = {"embeddings": computed, "seconds": round(seconds, 3)}
+    stats = {"embeddings": computed, "tokens": tokens, "seconds": round(seconds, 3)}
     return [_with_stats(c, stats) for c in chunks]
 
 
@@ -81,22 +82,27 @@ def sentence_spans(doc: Document) -> list[tuple[int, int]]:
 
 
 def group_sentences(text: str, spans: list[tuple[int, int]], budget: Budget,
-                    cfg: SemanticConfig) -> tuple[list[int], int, float]:
+                    cfg: SemanticConfig) -> tuple[list[int], int, int, float]:
     """The group of every sentence (cut at the breakpoints, split where a group is over the
     limit, a group under ``min_size`` joined to its nearer neighbour), the number of embeddings
-    made and the seconds they took."""
+    asked for, the model tokens the model computed for them (those found in an embedding cache
+    not counted) and the seconds they took."""
     from ..embed import load_embedder
 
     if len(spans) < 2:
         log.debug("one sentence: nothing to compare")
-        return [0] * len(spans), 0, 0.0
+        return [0] * len(spans), 0, 0, 0.0
     sentences = [_SPACE_RUN.sub(" ", strip_space(text[a:b])) for a, b in spans]
     w = cfg.window
     windows = [" ".join(sentences[max(0, i - w):i + w + 1]) for i in range(len(sentences))]
     embedder = load_embedder(cfg.embedder)
+    texts = _fit(windows, embedder)
+    before = getattr(embedder, "computed_tokens", None)
     started = time.perf_counter()
-    vectors = embedder.embed_passages(_fit(windows, embedder))
+    vectors = embedder.embed_passages(texts)
     seconds = time.perf_counter() - started
+    after = getattr(embedder, "computed_tokens", None)
+    tokens = after - before if before is not None and after is not None else sum(embedder.count_tokens(texts))
     distances = 1.0 - np.einsum("ij,ij->i", vectors[:-1], vectors[1:])
     cuts_at = breakpoints(distances, cfg.threshold, cfg.amount).tolist()
     ranges = []
@@ -106,7 +112,7 @@ def group_sentences(text: str, spans: list[tuple[int, int]], budget: Budget,
     groups = [0] * len(spans)
     for g, (i, j) in enumerate(ranges):
         groups[i:j + 1] = [g] * (j - i + 1)
-    return groups, len(windows), seconds
+    return groups, len(windows), tokens, seconds
 
 
 def _with_stats(chunk: Chunk, stats: dict) -> Chunk:
