@@ -39,7 +39,8 @@ def rows(run: dict[str, Any]) -> list[dict[str, Any]]:
 
 def source_hits(run: dict[str, Any], indexes: Path) -> dict[str, tuple[int, int]]:
     """Per strategy: (questions with a top-k chunk of their named document holding the answer,
-    questions that name a document), the chunks' texts read back from each strategy's index."""
+    questions that name a document), the texts of the chunks (and parents) returned read back from
+    each strategy's index."""
     import lancedb
 
     from seamcut.evaluate.questions import Question, source_matches
@@ -47,7 +48,13 @@ def source_hits(run: dict[str, Any], indexes: Path) -> dict[str, tuple[int, int]
 
     out = {}
     for s in run["strategies"]:
-        table = lancedb.connect(str(indexes / slug(s["name"]) / "lance")).open_table("chunks")
+        db = lancedb.connect(str(indexes / slug(s["name"]) / "lance"))
+        # parent-child returns parents: their texts are in the parents table
+        tables = [db.open_table("chunks")]
+        try:
+            tables.append(db.open_table("parents"))
+        except (ValueError, FileNotFoundError):  # no parents table: not parent-child
+            pass
         named = [q for q in s["per_question"] if q.get("source") and q.get("must_contain")]
         wanted = {r["chunk_id"] for q in named for r in q.get("results") or []
                   if source_matches(q["source"], r["source"])}
@@ -55,8 +62,9 @@ def source_hits(run: dict[str, Any], indexes: Path) -> dict[str, tuple[int, int]
         ids = sorted(wanted)
         for i in range(0, len(ids), 500):
             where = "id IN (" + ", ".join(f"'{x}'" for x in ids[i:i + 500]) + ")"
-            for row in table.search().where(where).select(["id", "text"]).limit(None).to_list():
-                texts[row["id"]] = row["text"]
+            for table in tables:
+                for row in table.search().where(where).select(["id", "text"]).limit(None).to_list():
+                    texts[row["id"]] = row["text"]
         hits = 0
         for q in named:
             asked = Question(q["id"], q["question"], tuple(q["must_contain"]), q["source"], source_only=True)
