@@ -82,6 +82,8 @@ def main() -> None:
     run = json.loads((out / "compare.json").read_text(encoding="utf-8"))
     run["slice"] = {"corpus": str(corpus), "sample": a.sample, "files": len(files), "pages": pages,
                     "questions": len(questions), "wall_seconds": round(wall, 1), "flags": flags}
+    for strategy in run["strategies"]:  # the misses' texts stay in the compare's own folder
+        strategy.pop("misses", None)
     results.parent.mkdir(parents=True, exist_ok=True)
     results.with_suffix(".json").write_text(json.dumps(run, indent=1, ensure_ascii=False), encoding="utf-8")
     subprocess.run([sys.executable, str(ROOT / "benchmarks" / "compare_table.py"), str(results.with_suffix(".json")),
