@@ -14,7 +14,7 @@ def test_tune_prints_the_table_and_the_winner_and_writes_json(docs):  # noqa: F8
     out = docs / "tune.json"
     r = run("tune", str(docs / "docs"), "-q", str(docs / "questions.yaml"), "--space", str(docs / "space.yaml"),
             "--out", str(docs / "work"), "--json", str(out), "--held-out", "0.25",
-            "--report", str(docs / "tune.html"))
+            "--report", str(docs / "tune.html"), env={"SEAMCUT_CACHE": str(docs / "cache")})  # a cold cache: the cost
     assert r.returncode == 0, r.stderr
     data = json.loads(out.read_text(encoding="utf-8"))
     assert data["questions"] == {"tune": 3, "held_out": 1, "no_answer": 1} and data["documents"] == 3
@@ -31,6 +31,10 @@ def test_tune_prints_the_table_and_the_winner_and_writes_json(docs):  # noqa: F8
     w = data["winner"]
     assert f"* winner: {w['label']}" in r.stderr and f"--strategy '{w['spec']}'" in r.stderr
     assert f"--mode {w['mode']}" in r.stderr and "cost:" in r.stderr
+    c = data["cost"]  # the defaults are outside the space: building them is the test's cost
+    assert c["versus_tokens"] > 0 and c["search_tokens"] + c["versus_tokens"] == c["embedded_tokens"]
+    assert f"the defaults it is tested against {c['versus_tokens']:,}" in r.stderr
+    assert f"building the defaults it is tested against {c['versus_tokens']:,}" in (docs / "tune.html").read_text()
     page = (docs / "tune.html").read_text(encoding="utf-8")  # drawn from the same JSON
     assert f"Winner: {w['label']}" in page and all(p["label"] in page for p in data["points"])
 
@@ -44,3 +48,5 @@ def test_tune_bad_inputs_name_the_file(docs):  # noqa: F811
     assert r.returncode == 2 and "missing.yaml: no such file" in r.stderr
     r = run("tune", str(docs / "docs"), "-q", str(docs / "questions.yaml"), "--held-out", "1")
     assert r.returncode == 2 and "held-out share" in r.stderr
+    r = run("tune", str(docs / "docs"), "-q", str(docs / "questions.yaml"), "--versus", "structure,nosuch")
+    assert r.returncode == 2 and "unknown strategy 'nosuch'" in r.stderr

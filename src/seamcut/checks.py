@@ -112,7 +112,8 @@ def tune(documents: "PathLike | Sequence[PathLike]", questions: "PathLike | Sequ
          held_out: float = 0.3, eta: int = 3, token_budget: int | None = None,
          exhaustive: bool = False, workdir: PathLike | None = None, progress: bool = True,
          read_options: "ReadOptions | None" = None, catalog: "Catalog | None" = None,
-         limits: "Limits | None" = None, named_source: bool = False) -> "TuneResult":
+         limits: "Limits | None" = None, named_source: bool = False,
+         versus: "Sequence[str] | None" = None) -> "TuneResult":
     """Search a space of chunkings and search modes for the one that serves ``questions`` best
     over ``documents`` (files or folders), by successive halving on a tune part of the questions,
     the winner also scored on the held-out part (``seamcut.evaluate.tune``; ``seamcut tune`` on
@@ -123,8 +124,10 @@ def tune(documents: "PathLike | Sequence[PathLike]", questions: "PathLike | Sequ
     first round's candidates at ``k``); ``exhaustive``: every candidate on everything, in one
     round. ``workdir``: where the indexes go, kept so the next run only searches (None: a
     temporary folder). ``model``/``embedder``, ``read_options``, ``catalog``, ``limits``: as
-    ``compare`` takes them, and ``named_source``. Raises ``ValueError`` as ``compare`` does, and
-    for a bad space file.
+    ``compare`` takes them, and ``named_source``. ``versus``: the chunking specs the winner is
+    tested against (searched hybrid, judged in the final round on everything; None: every
+    strategy's defaults; empty: none, and none of their cost). Raises ``ValueError`` as
+    ``compare`` does, and for a bad space file or spec.
     """
     from .corpus import Limits, ReadOptions
     from .embed import load_embedder
@@ -142,7 +145,7 @@ def tune(documents: "PathLike | Sequence[PathLike]", questions: "PathLike | Sequ
                       space=chosen, k=k, model=model, seed=seed, held_out=held_out, eta=eta,
                       token_budget=token_budget, minutes=minutes, exhaustive=exhaustive,
                       progress=progress, read_options=read_options or ReadOptions(),
-                      catalog=catalog, limits=limits or Limits())
+                      catalog=catalog, limits=limits or Limits(), defaults=versus)
 
 
 def _asked(questions: "PathLike | Sequence[Question]", named_source: bool = False

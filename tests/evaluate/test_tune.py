@@ -55,8 +55,9 @@ def setup(tmp_path_factory):
 
 def run(setup, **kw):
     tmp, docs, questions, embedder = setup
+    kw.setdefault("defaults", ["recursive"])
     return tune([docs], questions, embedder=embedder, workdir=tmp / "work", space=parse_space(SPACE),
-                defaults=["recursive"], progress=False, limits=Limits(workers=1), **kw)
+                progress=False, limits=Limits(workers=1), **kw)
 
 
 def _without_timings(data):
@@ -64,6 +65,7 @@ def _without_timings(data):
     for row in data["rounds"] + data["log"] + data["points"] + data["pareto"]:
         row.pop("seconds", None)
         row.pop("embedded_tokens", None)  # the second run embeds nothing: the cache
+        row.pop("chunking_tokens", None)
     data.pop("cost")
     return data
 
@@ -97,6 +99,16 @@ def test_halving_finds_the_clear_winner_and_drops_the_hopeless_by_a_paired_test(
     assert default["comparison"]["best"] == data["winner"]["label"]
     assert {p["label"] for p in data["pareto"]} <= {p["label"] for p in data["points"]}
     assert data["cost"]["embedded_tokens"] > 0 and data["cost"]["index_tokens"] > 0
+    # the cost parted: each round's tokens are its chunkings' (a chunking built once for its modes);
+    # the default recursive (300 tokens, overlap 50) is outside the space: its build is the test's
+    for r in data["rounds"]:
+        built = {row["spec"]: row["chunking_tokens"] for row in data["log"] if row["round"] == r["round"]}
+        assert sum(built.values()) == r["embedded_tokens"]
+    versus = next(row for row in data["log"] if row["label"] == "recursive @hybrid")["chunking_tokens"]
+    cost = data["cost"]
+    assert cost["versus_tokens"] == versus > 0
+    assert cost["search_tokens"] + cost["versus_tokens"] == cost["embedded_tokens"]
+    assert cost["search_index_equivalents"] == round(cost["search_tokens"] / cost["index_tokens"], 3)
 
     # the same inputs and seed: the same result but for timings (the second run only searches)
     again = run(setup)
@@ -119,7 +131,7 @@ def test_halving_finds_the_clear_winner_and_drops_the_hopeless_by_a_paired_test(
                                        "seconds", "embedded_tokens"}
     row_keys = {"round", "label", "spec", "mode", "documents", "questions", "hits", "hit_rate", "hits_at_1",
                 "mrr", "budget_hits", "budget_hit_rate", "tokens_per_question", "chunks", "index_bytes",
-                "index", "kept", "dropped", "seconds"}
+                "index", "kept", "dropped", "seconds", "chunking_tokens"}
     assert all(set(r) == row_keys for r in saved["log"])
     assert all(set(p) == row_keys | {"held_out_hit_rate", "held_out_mrr", "held_out_budget_hit_rate",
                                      "default"} for p in saved["points"])
@@ -130,8 +142,19 @@ def test_halving_finds_the_clear_winner_and_drops_the_hopeless_by_a_paired_test(
     assert len(Index(saved["winner"]["index"]).files) == saved["documents"]  # judged there, kept
     assert all(set(d) == summary | {"comparison"} for d in saved["defaults"])
     assert set(saved["cost"]) == {"seconds", "embedded_tokens", "index_tokens", "index_equivalents",
+                                  "search_tokens", "versus_tokens", "search_index_equivalents",
                                   "stopped_early"}
     assert saved["cost"]["stopped_early"] is None
+
+
+def test_no_defaults_to_test_against_none_built(setup):
+    result = run(setup, defaults=[])
+    assert result.defaults == [] and result.cost["versus_tokens"] == 0
+    final = result.to_json()["rounds"][-1]
+    assert "recursive @hybrid" not in {p["label"] for p in result.points}
+    assert final["candidates"] == len(result.points) <= 4
+    with pytest.raises(ValueError, match="unknown strategy 'nosuch'"):
+        run(setup, defaults=["nosuch"])
 
 
 def test_a_time_budget_too_small_stops_and_says_what_was_not_done(setup):

@@ -71,5 +71,10 @@ def print_tune(data: dict[str, Any]) -> None:
     eq = ("" if c["index_equivalents"] is None
           else f" ({c['index_equivalents']:g} x one index's {c['index_tokens']:,})")
     err.print(f"cost: {c['seconds']:.0f} s, {c['embedded_tokens']:,} tokens embedded{eq}")
+    if c.get("versus_tokens"):
+        times = ("" if c.get("search_index_equivalents") is None
+                 else f" ({c['search_index_equivalents']:g} x one index)")
+        err.print(f"  the search {c['search_tokens']:,}{times}, the defaults it is tested against "
+                  f"{c['versus_tokens']:,} (--versus chooses them)")
     if c["stopped_early"]:
         err.print(f"[yellow]stopped early:[/] {escape(c['stopped_early'])}", soft_wrap=True)

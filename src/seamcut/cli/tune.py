@@ -33,6 +33,12 @@ def tune_command(
     eta: Annotated[int, typer.Option(
         "--eta", help="Successive halving: each round grows the questions and documents and keeps "
                       "the best 1/eta.")] = 3,
+    versus: Annotated[Optional[str], typer.Option(
+        "--versus", help="Chunkings the winner is tested against (paired, on the held-out "
+                         "questions), comma-separated specs searched hybrid, e.g. "
+                         "'structure,fixed:size=512'; each is built on every document in the final "
+                         "round, which costs an index each. none: no test. Default: every "
+                         "strategy's defaults.")] = None,
     exhaustive: Annotated[bool, typer.Option(
         "--exhaustive", help="Judge every candidate on every document and tune question, in one "
                              "round (to check the halving's winner).")] = False,
@@ -62,7 +68,7 @@ def tune_command(
                          embedder=embedder, seed=seed, named_source=named_source,
                          held_out=held_out, eta=eta, token_budget=token_budget, exhaustive=exhaustive,
                          workdir=out, read_options=reading.options(), catalog=reading.load_catalog(),
-                         limits=scale.limits())
+                         limits=scale.limits(), versus=_versus(versus))
     print_failures(result.failures, len(result.documents) + len(result.failures))
     data = result.to_json()
     print_tune(data)
@@ -75,3 +81,11 @@ def tune_command(
 def _write_report(data: dict[str, Any], path: Path) -> None:
     from ..report.tune_html import write_tune_report
     write_tune_report(data, path)
+
+
+def _versus(flag: str | None) -> list[str] | None:
+    """``--versus``: None (every strategy's defaults), ``none`` (no test) or the specs given."""
+    if flag is None:
+        return None
+    specs = [part.strip() for part in flag.split(",") if part.strip()]
+    return [] if specs == ["none"] else specs

@@ -291,8 +291,10 @@ def tune(documents: Sequence[str | Path], questions: Sequence[Question], *, embe
             previous = judged
         final: list[_Judged] = []
         if to_final:
-            chosen = _finalists(candidates, previous, alive, budget, k, finalists, front, versus)
+            chosen, searched = _finalists(candidates, previous, alive, budget, k, finalists, front, versus)
             final, done = search.round(halving + 1, chosen, sorted(paths), tune_qs, held_qs)
+            only_versus = {c.spec.label for c in chosen} - {c.spec.label for c in chosen if c.label in searched}
+            search.versus_tokens = sum(search.chunking_tokens.get((halving + 1, label), 0) for label in only_versus)
             if budget is None:
                 budget = default_budget(j.tune.tokens_per_question for j in final) or 1
             if not done:
@@ -327,10 +329,11 @@ def _halving_rounds(n: int, questions: int, finalists: int, eta: int) -> int:
 
 def _finalists(space: list[Candidate], previous: list[_Judged], alive: list[Candidate],
                budget: int | None, k: int, finalists: int, front: int,
-               defaults: list[Candidate]) -> list[Candidate]:
+               defaults: list[Candidate]) -> tuple[list[Candidate], set[str]]:
     """The final round's candidates: the best ``finalists`` still in, the cheapest ``front``
     points of the last round's Pareto front, and every strategy's defaults, hybrid (in the
-    space's order, the defaults outside it after)."""
+    space's order, the defaults outside it after); and the labels the search chose (the rest
+    are there only to be tested against)."""
     if not previous:  # no halving round: everything, on everything
         chosen = {c.label for c in alive}
     else:
@@ -340,9 +343,10 @@ def _finalists(space: list[Candidate], previous: list[_Judged], alive: list[Cand
         points = [{**j.row, **_budget_fields(j.tune, budget or 1)} for j in previous]
         cheap = sorted(pareto_front(points), key=lambda p: (p["tokens_per_question"], p["index_bytes"]))
         chosen = {j.label for j in best} | {p["label"] for p in cheap[:front]}
+    searched = set(chosen)
     chosen |= {c.label for c in defaults}
     out = [c for c in space if c.label in chosen]
-    return out + [c for c in defaults if c.label not in {o.label for o in out}]
+    return out + [c for c in defaults if c.label not in {o.label for o in out}], searched
 
 
 class _Search:
@@ -363,6 +367,8 @@ class _Search:
         self.judged: list[_Judged] = []           # every candidate judged, a log row each
         self.pool: IsolatedPool | None = None      # the reading workers every build shares
         self.cut_tokens = 0                       # model tokens strategies embedded while cutting
+        self.chunking_tokens: dict[tuple[int, str], int] = {}  # (round, chunking) -> tokens its build embedded
+        self.versus_tokens = 0                    # the final round's tokens for chunkings only the defaults brought
 
     def embedded_tokens(self) -> int:
         """The model tokens embedded so far: the chunks' and queries' (this process's embedder)
@@ -397,7 +403,9 @@ class _Search:
                 if self.out_of_time() and (judged or self.judged):  # one chunking at least
                     done = False
                     break
+                before = self.embedded_tokens()
                 judged += self._chunking(group[0].spec, group, docs, asked, held, digests)
+                self.chunking_tokens[(number, label)] = self.embedded_tokens() - before
                 bar.advance(label=label)
         seconds = time.perf_counter() - t0
         if judged:
@@ -407,7 +415,9 @@ class _Search:
                             "seconds": round(seconds, 3),
                             "embedded_tokens": self.embedded_tokens() - tokens0})
         for j in judged:
-            j.row = {"round": number, **_row(j, len(docs)), "kept": True, "dropped": None}
+            j.row = {"round": number, **_row(j, len(docs)),
+                     "chunking_tokens": self.chunking_tokens.get((number, j.candidate.spec.label), 0),
+                     "kept": True, "dropped": None}
             self.log.append(j.row)
             self.judged.append(j)
         return judged, done
@@ -541,8 +551,11 @@ def _result(search: _Search, space: Space, scored: list[_Judged], budget: int, k
             versus.append(entry)
     # one `seamcut index` of the corpus: its default strategy, structure (or any full index judged)
     index_tokens = search.index_tokens.get("structure") or next(iter(search.index_tokens.values()), 0)
+    searching = embedded - search.versus_tokens
     cost = {"seconds": round(seconds, 3), "embedded_tokens": embedded, "index_tokens": index_tokens,
             "index_equivalents": round(embedded / index_tokens, 3) if index_tokens else None,
+            "search_tokens": searching, "versus_tokens": search.versus_tokens,
+            "search_index_equivalents": round(searching / index_tokens, 3) if index_tokens else None,
             "stopped_early": stopped}
     read = [p for p in paths if not any(f.startswith(p) for f in search.failures)]
     return TuneResult(k, model, seed, budget, questions, read, space, search.rounds, search.log, points,

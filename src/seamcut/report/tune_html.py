@@ -85,11 +85,21 @@ def _head(data: dict[str, Any]) -> str:
     ending = ("it stopped early (above)" if cost.get("stopped_early")
               else "it finished the whole search")
     out.append(f"<p><b>Cost:</b> {_duration(cost['seconds'])} and {tokens} tokens embedded{per_index};"
-               f" {ending}.</p>")
+               f" {ending}.{_split(cost)}</p>")
     if not q["held_out"]:
         out.append('<p class="bad">No questions were held out: the winner\'s figures are the best of the'
                    " search on the questions it was chosen on, and may be the best of noise.</p>")
     return "\n".join(out)
+
+
+def _split(cost: dict[str, Any]) -> str:
+    """The cost parted: the search, and the test against the defaults (absent in older files)."""
+    if not cost.get("versus_tokens"):
+        return ""
+    times = (f" ({cost['search_index_equivalents']:.1f} indexes)"
+             if _num(cost.get("search_index_equivalents")) is not None else "")
+    return (f" Of these, the search took {cost['search_tokens']:,}{times} and building the defaults"
+            f" it is tested against {cost['versus_tokens']:,} (<code>--versus</code> chooses them).")
 
 
 def _winner(data: dict[str, Any]) -> str:
