@@ -13,7 +13,7 @@ from seamcut.corpus import Limits
 from seamcut.embed import load_embedder
 from seamcut.evaluate.questions import Question
 from seamcut.evaluate.space import parse_space
-from seamcut.evaluate.tune import tune, write_tune_json
+from seamcut.evaluate.tune import plan, tune, write_tune_json
 from seamcut.index import Index
 
 WORDS = ("river valley farmer seed rain soil harvest market price water canal village tractor "
@@ -145,6 +145,30 @@ def test_halving_finds_the_clear_winner_and_drops_the_hopeless_by_a_paired_test(
                                   "search_tokens", "versus_tokens", "search_index_equivalents",
                                   "stopped_early"}
     assert saved["cost"]["stopped_early"] is None
+
+
+def test_the_plan_is_the_rounds_the_search_runs(setup):
+    """--plan, before any work: the same questions, documents and candidates per round as the
+    run, the chunkings built within its range, and the cost of a round in corpus builds."""
+    tmp, docs, questions, _ = setup
+    data = run(setup).to_json()
+    planned = plan([docs], questions, space=parse_space(SPACE), defaults=["recursive"])
+    assert len(planned["rounds"]) + 1 == len(data["rounds"])
+    for want, got in zip(planned["rounds"], data["rounds"]):
+        assert (want["questions"], want["documents"], want["candidates"]) == \
+               (got["questions"], got["documents"], got["candidates"])
+        built = len({row["spec"] for row in data["log"] if row["round"] == got["round"]})
+        low, high = want["chunkings"]
+        assert low <= built <= high
+        assert want["low"] == round(low * got["documents"] / 6, 3)  # round 1: nothing built before
+    final, last = planned["final"], data["rounds"][-1]
+    assert (final["questions"], final["documents"]) == (last["questions"], last["documents"]) == (13, 6)
+    searched = {row["spec"] for row in data["log"] if row["round"] == last["round"]} - {"recursive"}
+    assert final["chunkings"][0] <= len(searched) <= final["chunkings"][1]
+    assert final["versus"] == [1.0, 1.0]  # the default recursive is outside the space: a whole build
+    assert planned["total"][0] == round(planned["search"][0] + 1, 2)
+    whole = plan([docs], questions, space=parse_space(SPACE), defaults=["recursive"], exhaustive=True)
+    assert whole["rounds"] == [] and whole["search"] == [2.0, 2.0] and whole["total"] == [3.0, 3.0]
 
 
 def test_no_defaults_to_test_against_none_built(setup):

@@ -78,3 +78,30 @@ def print_tune(data: dict[str, Any]) -> None:
                   f"{c['versus_tokens']:,} (--versus chooses them)")
     if c["stopped_early"]:
         err.print(f"[yellow]stopped early:[/] {escape(c['stopped_early'])}", soft_wrap=True)
+
+
+def _span(pair: list[float] | list[int], fmt: str = "{:g}") -> str:
+    low, high = pair
+    return fmt.format(low) if low == high else f"{fmt.format(low)}-{fmt.format(high)}"
+
+
+def print_plan(data: dict[str, Any]) -> None:
+    """``seamcut tune --plan``: the rounds and their cost in corpus builds, before any work."""
+    every = data["documents"]
+    table = Table(title=f"tune's plan: {every} documents, {data['questions']['tune']} tune and "
+                        f"{data['questions']['held_out']} held-out questions, {data['candidates']} candidates "
+                        f"({data['chunkings']} chunkings); cost in corpus builds (1 = every document cut "
+                        "and embedded once: about one `seamcut index`)", title_justify="left")
+    for col in ("round", "questions", "documents", "candidates", "chunkings built", "corpus builds"):
+        table.add_column(col, justify="left" if col == "round" else "right", no_wrap=True)
+    for r in data["rounds"]:
+        table.add_row(str(r["round"]), str(r["questions"]), f"{r['documents']} ({r['documents'] / every:.0%})",
+                      str(r["candidates"]), _span(r["chunkings"]), _span([r["low"], r["high"]], "{:.2f}"))
+    f = data["final"]
+    table.add_row(f"{f['round']} (final)", f"{f['questions']} + {f['held_out']} held out", str(every), "",
+                  _span(f["chunkings"]), _span(f["search"], "{:.2f}"))
+    table.add_row("defaults tested", "", str(every), str(f["defaults"]), "", _span(f["versus"], "{:.2f}"))
+    Console(width=max(Console().width, 120)).print(table)
+    print(f"search: {_span(data['search'], '{:.2f}')} corpus builds; with the defaults it is tested against "
+          f"(--versus): {_span(data['total'], '{:.2f}')}. A range where it depends on which chunkings "
+          "survive the cuts.")

@@ -39,6 +39,9 @@ def tune_command(
                          "'structure,fixed:size=512'; each is built on every document in the final "
                          "round, which costs an index each. none: no test. Default: every "
                          "strategy's defaults.")] = None,
+    plan: Annotated[bool, typer.Option(
+        "--plan", help="Print the rounds the search would run (questions, documents, candidates) "
+                       "and their cost in corpus builds, then stop: nothing is read or embedded.")] = False,
     exhaustive: Annotated[bool, typer.Option(
         "--exhaustive", help="Judge every candidate on every document and tune question, in one "
                              "round (to check the halving's winner).")] = False,
@@ -62,7 +65,10 @@ def tune_command(
     from ..evaluate.space import load_space
     from ..evaluate.tune import write_tune_json
     chosen = load_space(space) if space is not None else None  # a bad space stops before any work
-    load_questions(questions)
+    asked = load_questions(questions)
+    if plan:
+        _print_plan(paths, asked, chosen, model, seed, held_out, eta, exhaustive, _versus(versus), json_out)
+        return
     model, embedder = model_on_device(model, device)
     result = checks.tune(paths, questions, space=chosen, minutes=budget, k=k, model=model,
                          embedder=embedder, seed=seed, named_source=named_source,
@@ -89,3 +95,18 @@ def _versus(flag: str | None) -> list[str] | None:
         return None
     specs = [part.strip() for part in flag.split(",") if part.strip()]
     return [] if specs == ["none"] else specs
+
+
+def _print_plan(paths: list[Path], asked: list[Any], space: Any, model: str, seed: int, held_out: float,
+                eta: int, exhaustive: bool, versus: list[str] | None, json_out: Path | None) -> None:
+    """``--plan``: the search's rounds and their cost, printed (and written to ``--json``)."""
+    import json
+
+    from ..evaluate.tune import plan
+    from .render_tune import print_plan
+    data = plan(paths, asked, space=space, model=model, seed=seed, held_out=held_out, eta=eta,
+                exhaustive=exhaustive, defaults=versus)
+    print_plan(data)
+    if json_out:
+        json_out.parent.mkdir(parents=True, exist_ok=True)
+        json_out.write_text(json.dumps(data, indent=1), encoding="utf-8")

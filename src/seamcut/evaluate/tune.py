@@ -230,35 +230,14 @@ def tune(documents: Sequence[str | Path], questions: Sequence[Question], *, embe
     [0, 1), ``eta`` under 2 or a budget that is not positive.
     """
     started = time.perf_counter()
-    space = space or default_space()
-    if eta < 2:
-        raise ValueError(f"eta must be at least 2; got {eta}")
     if token_budget is not None and token_budget < 1:
         raise ValueError(f"token budget: {token_budget} is not a positive number of tokens")
-    versus = default_candidates(defaults)  # an unknown name stops before any work
-    left_out = _over_model([*space.chunkings, *(c.spec for c in versus)], model)
-    if left_out:
-        space = dataclasses.replace(space, chunkings=tuple(s for s in space.chunkings if s.label not in left_out))
-        versus = [c for c in versus if c.spec.label not in left_out]
-        if not space.chunkings:
-            raise ValueError("no chunking of the space fits the model: "
-                             + "; ".join(f"{label}: {why}" for label, why in left_out.items()))
     if minutes is not None and minutes <= 0:
         raise ValueError(f"time budget: {minutes} is not a positive number of minutes")
-    paths = [str(f) for f in expand(list(documents))]
-    if not paths:
-        raise ValueError(f"no documents to tune on in {', '.join(map(str, documents))}")
-    answerable = [q for q in questions if q.answerable]
-    tune_qs, held_qs = split_questions(answerable, held_out, seed)
-    if not tune_qs:
-        raise ValueError("no answerable question to tune on")
-    order = list(tune_qs)
-    random.Random(f"{seed}:questions").shuffle(order)
-    files = sorted(paths)
-    random.Random(f"{seed}:documents").shuffle(files)
-    candidates = space.candidates()
-    halving = 0 if exhaustive else _halving_rounds(len(candidates), len(tune_qs), finalists, eta)
-    plan = _Plan(order, files, halving, eta)
+    setup = _set_up(documents, questions, space, model, seed, held_out, eta, exhaustive, finalists, defaults)
+    space, versus, left_out, paths = setup.space, setup.versus, setup.left_out, setup.paths
+    tune_qs, held_qs, candidates, schedule = setup.tune_qs, setup.held_qs, setup.candidates, setup.plan
+    halving = schedule.halving
     search = _Search(Path(workdir), embedder, model, k, read_options, catalog, limits, progress,
                      None if minutes is None else started + 60 * minutes)
     search.every = len(paths)
@@ -271,12 +250,12 @@ def tune(documents: Sequence[str | Path], questions: Sequence[Question], *, embe
         stopped: str | None = None
         to_final = True
         for r in range(1, halving + 1):
-            asked = plan.round_questions(r)
+            asked = schedule.round_questions(r)
             if r > 1 and search.too_slow(alive, asked, halving - r + 2):
                 stopped = (f"the time budget of {minutes:g} min would run out: halving rounds {r} to "
                            f"{halving} were skipped, the final round judged round {r - 1}'s best")
                 break
-            judged, done = search.round(r, alive, plan.round_documents(r, asked), asked, [])
+            judged, done = search.round(r, alive, schedule.round_documents(r, asked), asked, [])
             if budget is None and judged:
                 budget = default_budget(j.tune.tokens_per_question for j in judged) or 1
             if not done:
@@ -306,11 +285,111 @@ def tune(documents: Sequence[str | Path], questions: Sequence[Question], *, embe
     assert budget is not None
     result = _result(search, space, scored, budget, k, model, seed, paths, documents, versus,
                      {"tune": len(tune_qs), "held_out": len(held_qs),
-                      "no_answer": len(questions) - len(answerable)},
+                      "no_answer": len(questions) - len(tune_qs) - len(held_qs)},
                      time.perf_counter() - started, search.embedded_tokens() - before,
                      stopped)
     result.left_out = left_out
     return result
+
+
+@dataclass
+class _SetUp:
+    """What a search is planned from: the space (less what the model cannot take), the
+    defaults, the files, the split questions, the candidates and the rounds' sizes."""
+    space: Space
+    versus: list[Candidate]
+    left_out: dict[str, str]
+    paths: list[str]
+    tune_qs: list[Question]
+    held_qs: list[Question]
+    candidates: list[Candidate]
+    plan: _Plan
+
+
+def _set_up(documents: Sequence[str | Path], questions: Sequence[Question], space: Space | None, model: str,
+            seed: int, held_out: float, eta: int, exhaustive: bool, finalists: int,
+            defaults: Sequence[str] | None) -> _SetUp:
+    """The search's inputs checked and its rounds planned (``tune``'s arguments)."""
+    space = space or default_space()
+    if eta < 2:
+        raise ValueError(f"eta must be at least 2; got {eta}")
+    versus = default_candidates(defaults)  # an unknown name stops before any work
+    left_out = _over_model([*space.chunkings, *(c.spec for c in versus)], model)
+    if left_out:
+        space = dataclasses.replace(space, chunkings=tuple(s for s in space.chunkings if s.label not in left_out))
+        versus = [c for c in versus if c.spec.label not in left_out]
+        if not space.chunkings:
+            raise ValueError("no chunking of the space fits the model: "
+                             + "; ".join(f"{label}: {why}" for label, why in left_out.items()))
+    paths = [str(f) for f in expand(list(documents))]
+    if not paths:
+        raise ValueError(f"no documents to tune on in {', '.join(map(str, documents))}")
+    answerable = [q for q in questions if q.answerable]
+    tune_qs, held_qs = split_questions(answerable, held_out, seed)
+    if not tune_qs:
+        raise ValueError("no answerable question to tune on")
+    order = list(tune_qs)
+    random.Random(f"{seed}:questions").shuffle(order)
+    files = sorted(paths)
+    random.Random(f"{seed}:documents").shuffle(files)
+    candidates = space.candidates()
+    halving = 0 if exhaustive else _halving_rounds(len(candidates), len(tune_qs), finalists, eta)
+    return _SetUp(space, versus, left_out, paths, tune_qs, held_qs, candidates, _Plan(order, files, halving, eta))
+
+
+def plan(documents: Sequence[str | Path], questions: Sequence[Question], *, space: Space | None = None,
+         model: str = "default", seed: int = 0, held_out: float = 0.3, eta: int = 3,
+         exhaustive: bool = False, finalists: int = 3, front: int = 4,
+         defaults: Sequence[str] | None = None) -> dict[str, Any]:
+    """The rounds ``tune`` with these arguments would run, known before anything is read or
+    embedded: per round the tune questions, the documents (the same lists ``tune`` takes) and
+    the candidates, and what the builds cost in **corpus builds**: one is every document cut
+    and embedded once by one chunking, about one ``seamcut index`` (chunkings of smaller
+    chunks or more overlap embed more tokens a document, so it is an estimate).
+
+    Which chunkings survive a cut is known only once they are judged, so each round's cost is a
+    range: ``low`` when the candidates kept share the fewest chunkings (all of a chunking's search
+    modes kept together), ``high`` when each is a chunking of its own; a round after the first
+    builds only the documents it adds (an index grows from its last round's). The final round's
+    ``search`` is its best ``finalists`` and Pareto points (grown), ``versus`` the defaults the
+    winner is tested against: a whole build each, but those in the space may be among the
+    searched (``low``)."""
+    setup = _set_up(documents, questions, space, model, seed, held_out, eta, exhaustive, finalists, defaults)
+    p, every = setup.plan, len(setup.paths)
+    modes, chunkings = len(setup.space.modes), len(setup.space.chunkings)
+    rounds: list[dict[str, Any]] = []
+    alive, most, built = len(setup.candidates), chunkings, 0  # candidates, chunkings at most, documents
+    for r in range(1, p.halving + 1):
+        asked = p.round_questions(r)
+        docs = len(p.round_documents(r, asked))
+        grown = (docs - built) / every
+        fewest, most = math.ceil(alive / modes), min(alive, most)
+        rounds.append({"round": r, "questions": len(asked), "documents": docs, "candidates": alive,
+                       "chunkings": [fewest, most], "low": round(fewest * grown, 3), "high": round(most * grown, 3)})
+        built, alive = docs, math.ceil(alive / eta)
+    grown = (every - built) / every
+    space_labels = {s.label for s in setup.space.chunkings}
+    defaults_all = {c.spec.label for c in setup.versus}
+    outside, inside = len(defaults_all - space_labels), len(defaults_all & space_labels)
+    if p.halving:
+        searched = [math.ceil(min(finalists, alive) / modes), min(finalists + front, most)]
+        search = [searched[0] * grown, searched[1] * grown]
+        # a default of the space was judged in round 1 at least: its index grows from there
+        rest = 1 - rounds[0]["documents"] / every
+        versus = [outside + max(0, inside - searched[1]) * rest, outside + inside * rest]
+    else:  # every candidate on everything, in one round: the defaults of the space among them
+        searched, search = [chunkings, chunkings], [float(chunkings)] * 2
+        versus = [float(outside)] * 2
+    final = {"round": p.halving + 1, "questions": len(setup.tune_qs), "held_out": len(setup.held_qs),
+             "documents": every, "chunkings": searched, "search": [round(x, 3) for x in search],
+             "defaults": len(defaults_all), "versus": [round(x, 3) for x in versus]}
+    low = sum(r["low"] for r in rounds) + search[0]
+    high = sum(r["high"] for r in rounds) + search[1]
+    return {"documents": every, "questions": {"tune": len(setup.tune_qs), "held_out": len(setup.held_qs)},
+            "candidates": len(setup.candidates), "chunkings": chunkings, "rounds": rounds, "final": final,
+            "search": [round(low, 2), round(high, 2)],
+            "total": [round(low + versus[0], 2), round(high + versus[1], 2)],
+            "left_out": setup.left_out}
 
 
 def _halving_rounds(n: int, questions: int, finalists: int, eta: int) -> int:
