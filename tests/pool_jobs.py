@@ -6,6 +6,9 @@ import tempfile
 import time
 
 
+_MODEL: list[bytearray] = []
+
+
 def job(kind: str) -> str:
     if kind == "sleep":
         time.sleep(60)
@@ -21,6 +24,11 @@ def job(kind: str) -> str:
         for _ in range(400):
             blocks.append(bytearray(b"x" * (4 << 20)))
             time.sleep(0.005)
+    if kind == "model":  # loaded once and kept for every later job, as semantic's embedder
+        from seamcut.processes import kept_for_good
+        with kept_for_good():
+            _MODEL.append(bytearray(b"x" * (320 << 20)))
+        time.sleep(1)  # then a file read with it, under the watchdog's eye
     if kind == "die":
         os._exit(3)
     if kind == "raise":

@@ -42,6 +42,19 @@ def test_each_job_runs_isolated_under_its_limits():
     assert isinstance(got["raise"], ValueError)
 
 
+def test_a_model_a_worker_keeps_is_outside_the_per_file_memory_cap():
+    """The cap is what one file's reading may hold: a worker that loaded a model for good (320
+    MiB here, e5-torch's is about 1 GB) still reads the next file under a 300 MiB cap, and a
+    file that grows past the cap is still stopped."""
+    with IsolatedPool(job, 1, timeout=30, memory_mb=300) as pool:
+        got = dict(pool.run(["model"]))
+        time.sleep(1)  # idle, the model held
+        got.update(pool.run(["ok", "grow"]))
+    assert got["model"].startswith("model done") and got["ok"].startswith("ok done"), got
+    assert _pids([got["model"], got["ok"]]) == {got["model"].split(" done in ")[1].split(" ")[0]}  # one worker
+    assert isinstance(got["grow"], Killed) and "more than 300 MiB" in got["grow"].reason
+
+
 def test_a_pools_temporary_files_go_with_its_workers():
     """Workers write temporary files (Tesseract's images) in a folder of the pool's own, removed
     when the workers stop: one killed mid-task (timeout, memory cap) left them in /tmp."""

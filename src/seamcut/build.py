@@ -249,9 +249,11 @@ class WorkerEmbedder(Embedder):
         emb = _WORKER_EMBEDDERS.get(key)
         if emb is None:
             from .embed import load_embedder
+            from .processes import kept_for_good
             one = {"default": {"workers": 1}, TORCH_TWIN: {"threads": 1}}.get(self.spec, {})
-            emb = load_embedder(None if self.spec == "default" else self.spec,
-                                cache=self.cache or None, device=self.device, **one)
+            with kept_for_good():  # held for every later file: not one file's memory
+                emb = load_embedder(None if self.spec == "default" else self.spec,
+                                    cache=self.cache or None, device=self.device, **one)
             if emb.name != self.name:
                 raise ValueError(f"the cutting workers loaded model {self.spec!r} as {emb.name}, "
                                  f"not {self.name}, the run's embedder")

@@ -19,6 +19,7 @@ import tempfile
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, TimeoutError, wait
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Generic, Iterable, Iterator, TypeVar
 
@@ -69,11 +70,38 @@ def worker_init(memory_mb: int | None = None, temp: str | None = None, *_: Any) 
                          name="seamcut-memory-cap").start()
 
 
+#: resident bytes this worker keeps for every file (a model it loaded once): outside the cap,
+#: which is what one file's reading may hold; set by ``kept_for_good``
+_KEPT = 0
+_LOADING = threading.Event()
+
+
+@contextmanager
+def kept_for_good() -> Iterator[None]:
+    """What this worker allocates inside the block and keeps for all later files (a model it
+    loads once, as semantic's sentence embedder) is not counted against the memory cap, which is
+    per file: the watchdog waits while the block runs, then allows what the process grew by.
+    Without it a worker that had loaded e5-torch (about 1 GB) stopped the next large file at
+    the default 1,536 MiB cap."""
+    global _KEPT
+    import psutil
+    me = psutil.Process()
+    _LOADING.set()
+    before = me.memory_info().rss
+    try:
+        yield
+    finally:
+        _KEPT += max(0, me.memory_info().rss - before)
+        _LOADING.clear()
+
+
 def _watch_memory(cap: int, every: float = 0.1) -> None:
     import psutil
     me = psutil.Process()
     while True:
         time.sleep(every)
+        if _LOADING.is_set():
+            continue
         try:
             family = [me] + me.children(recursive=True)
             rss = 0
@@ -84,7 +112,7 @@ def _watch_memory(cap: int, every: float = 0.1) -> None:
                     pass
         except psutil.Error:
             continue
-        if rss > cap:
+        if rss > cap + _KEPT:
             for p in family[1:]:
                 try:
                     p.kill()
