@@ -171,6 +171,20 @@ def test_the_plan_is_the_rounds_the_search_runs(setup):
     assert whole["rounds"] == [] and whole["search"] == [2.0, 2.0] and whole["total"] == [3.0, 3.0]
 
 
+def test_the_plan_cuts_chunkings_by_eta_to_a_final_of_one(setup):
+    """The default space (30 chunkings, 3 modes) and 400 questions: four halving rounds, each
+    keeping at most a third of the chunkings (every mode of each), so the rounds build 30, 10, 4
+    and 2 chunkings at most and the final round grows one (before the cut by chunking, the kept
+    candidates could be of as many chunkings as candidates: up to 30, 10, 4 and 7)."""
+    from seamcut.evaluate.space import default_space
+    tmp, docs, _, _ = setup
+    many = [Question(f"q{i}", f"question {i}?", (f"answer {i}",), source=f"doc{i % 6}.md") for i in range(400)]
+    planned = plan([docs], many, space=default_space(), defaults=[])
+    assert [r["chunkings"] for r in planned["rounds"]] == [[30, 30], [1, 10], [1, 4], [1, 2]]
+    assert [r["candidates"] for r in planned["rounds"]] == [90, 30, 12, 6]
+    assert planned["final"]["chunkings"] == [1, 1] and planned["final"]["versus"] == [0, 0]
+
+
 def test_no_defaults_to_test_against_none_built(setup):
     result = run(setup, defaults=[])
     assert result.defaults == [] and result.cost["versus_tokens"] == 0
@@ -211,3 +225,72 @@ def test_the_cost_counts_the_sentences_semantic_embeds_while_it_cuts(tmp_path):
                   space=parse_space({"modes": ["text"], "strategies": {"semantic": {}}}),
                   defaults=["semantic"], progress=False, limits=Limits(workers=1), exhaustive=True)
     assert result.cost["embedded_tokens"] == embedder.computed_tokens + sentences
+
+
+class _Hits:
+    """A candidate's result as the cut reads it: hits within the budget, question by question."""
+
+    def __init__(self, hits: list[bool]) -> None:
+        self.outcomes = hits
+
+    def hits_within(self, budget: int) -> list[bool]:
+        return self.outcomes
+
+
+def test_the_cut_keeps_whole_chunkings_every_mode_of_the_best_third(monkeypatch, tmp_path):
+    """A round's cost is its chunkings' builds, so the cut keeps the best 1/eta chunkings (by their
+    best mode) with every mode: of four, the best two, size 128 and 256, with their text modes
+    (free beside the builds) though 512 @vector beats 256 @text (a cut by candidate kept three
+    candidates of three chunkings); 512 goes by its place, fixed by a paired test."""
+    from seamcut.corpus import ReadOptions
+    from seamcut.evaluate import tune as tune_module
+    from seamcut.evaluate.space import Candidate
+    from seamcut.strategies.spec import parse_spec
+
+    monkeypatch.setattr(tune_module, "quality", lambda res, k, budget: (sum(res.outcomes),))
+    hits = {("recursive:size=128", "vector"): [True] * 12,
+            ("recursive:size=256", "vector"): [True] * 11 + [False],
+            ("recursive:size=128", "text"): [True] * 10 + [False] * 2,
+            ("recursive:size=512", "vector"): [True] * 10 + [False] * 2,
+            ("recursive:size=512", "text"): [False] * 12,
+            ("recursive:size=256", "text"): [True] * 2 + [False] * 10,
+            ("fixed", "vector"): [True] * 2 + [False] * 10,
+            ("fixed", "text"): [True] * 3 + [False] * 9}
+    search = tune_module._Search(tmp_path, None, "default", 4, ReadOptions(), None, Limits(), False, None)
+    search.rounds = [{"round": 1}]
+    judged = [tune_module._Judged(Candidate(parse_spec(spec), mode), _Hits(h), None, 0, 0.0)
+              for (spec, mode), h in hits.items()]
+    kept = search.cut(judged, 100, eta=3)
+    assert [c.label for c in kept] == ["recursive:size=128 @vector", "recursive:size=256 @vector",
+                                       "recursive:size=128 @text", "recursive:size=256 @text"]
+    assert search.rounds[0]["kept"] == 4
+    dropped = {j.label: j.row["dropped"] for j in judged if j.row}
+    assert set(dropped) == {j.label for j in judged} - {c.label for c in kept}
+    assert all(d["by"] == "recursive:size=128 @vector" for d in dropped.values())
+    # 512: its vector mode not worse than the leader by more than noise, out by its chunking's place
+    assert "place 3 of 4" in dropped["recursive:size=512 @vector"]["reason"]
+    assert "place 3 of 4" not in dropped["recursive:size=512 @text"]["reason"]  # it says it is worse
+    assert "more than noise" in dropped["recursive:size=512 @text"]["reason"]
+    # fixed: its best mode (text, 3 of 12) is beaten by more than noise: the whole chunking goes
+    for mode in ("vector", "text"):
+        assert dropped[f"fixed @{mode}"]["p_value"] < 0.05 and "more than noise" in dropped[f"fixed @{mode}"]["reason"]
+
+
+def test_chunkings_judged_on_different_files_are_said_to_be(tmp_path):
+    """A file read for one chunking and failed for another (a memory cap under load, say) leaves
+    their scores over different documents: the round says so, naming the files, not silently."""
+    from seamcut.corpus import ReadOptions
+    from seamcut.evaluate import tune as tune_module
+    from seamcut.evaluate.space import Candidate
+    from seamcut.strategies.spec import parse_spec
+
+    search = tune_module._Search(tmp_path, None, "default", 4, ReadOptions(), None, Limits(), False, None)
+    docs = [str(tmp_path / f"d{i}.pdf") for i in range(3)]
+    judged = [tune_module._Judged(Candidate(parse_spec(spec), mode), _Hits([True]), None, 0, 0.0, files=n)
+              for spec, n in (("fixed", 2), ("structure", 3)) for mode in ("vector", "text")]
+    search.missing = {"fixed": [docs[1]], "structure": []}
+    search._same_files(2, docs, judged)
+    assert search.warnings == ["round 2: the chunkings were judged on different files, of 3: fixed: 2 "
+                               "(d1.pdf missing); the others on 3"]
+    search._same_files(3, docs, judged[2:])  # one chunking: nothing to say
+    assert len(search.warnings) == 1

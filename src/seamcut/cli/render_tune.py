@@ -92,7 +92,7 @@ def print_plan(data: dict[str, Any]) -> None:
                         f"{data['questions']['held_out']} held-out questions, {data['candidates']} candidates "
                         f"({data['chunkings']} chunkings); cost in corpus builds (1 = every document cut "
                         "and embedded once: about one `seamcut index`)", title_justify="left")
-    for col in ("round", "questions", "documents", "candidates", "chunkings built", "corpus builds"):
+    for col in ("round", "questions", "documents", "candidates at most", "chunkings built", "corpus builds"):
         table.add_column(col, justify="left" if col == "round" else "right", no_wrap=True)
     for r in data["rounds"]:
         table.add_row(str(r["round"]), str(r["questions"]), f"{r['documents']} ({r['documents'] / every:.0%})",

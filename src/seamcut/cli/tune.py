@@ -9,7 +9,7 @@ import typer
 from .. import checks
 from .options import (K, Device, JsonOut, LimitFlags, Model, NamedSource, Paths, Questions, ReadFlags,
                       ReportOut, model_on_device)
-from .render import print_failures, write_outputs
+from .render import print_failures, print_warnings, write_outputs
 from .render_tune import print_tune
 
 
@@ -76,6 +76,7 @@ def tune_command(
                          workdir=out, read_options=reading.options(), catalog=reading.load_catalog(),
                          limits=scale.limits(), versus=_versus(versus))
     print_failures(result.failures, len(result.documents) + len(result.failures))
+    print_warnings(result.warnings)
     data = result.to_json()
     print_tune(data)
     write_outputs(json_out, lambda path: write_tune_json(result, path), report,

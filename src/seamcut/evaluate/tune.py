@@ -9,11 +9,14 @@ part, and the winner, each default and each final point are also scored on the h
 
 The search is successive halving. Round 1 judges every candidate on a sample of the tune
 questions and the documents that hold their answers, with a seeded sample of the others; each
-later round grows the questions and documents by ``eta`` and keeps the best 1/``eta`` (most hits
-within the budget, then MRR), and drops at once a candidate the round's leader beats by more
-than noise (paired exact McNemar test and bootstrap interval, ``significance.compare_hits``).
-The final round judges the best few, every registered strategy's defaults (hybrid search) and
-the cheap end of the previous round's Pareto front on every document and question.
+later round grows the questions and documents by ``eta``. The cut is by chunking, since a
+round's cost is its chunkings' builds and a search mode costs nothing beside them: a chunking
+is ranked by its best candidate (most hits within the budget, then MRR), the best 1/``eta``
+chunkings go on with every mode, and a chunking whose best the round's leader beats by more
+than noise goes at once (paired exact McNemar test and bootstrap interval,
+``significance.compare_hits``). The final round judges, on every document and question, the
+chunkings of the last round's best few in every mode, and every registered strategy's
+defaults (hybrid search).
 
 A chunking's index is built once per round and searched in each mode; an index grows from round
 to round (the last round's folder copied and the added files indexed into it, nothing cut or
@@ -68,6 +71,7 @@ class _Judged:
     seconds: float
     folder: Path | None = None  # the index it was searched in
     row: dict[str, Any] = field(default_factory=dict)  # its line in the log
+    files: int = 0  # the files its index holds (fewer than the round's where a file failed)
 
     @property
     def label(self) -> str:
@@ -96,6 +100,9 @@ class TuneResult:
     failures: list[str] = field(default_factory=list)
     #: chunkings (of the space, or defaults) the model cannot take, by label, with the reason
     left_out: dict[str, str] = field(default_factory=dict)
+    #: where candidates of one round were judged on different files (a file failed for some
+    #: chunkings only), one line each
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def pareto(self) -> list[dict[str, Any]]:
@@ -112,6 +119,7 @@ class TuneResult:
             "rounds": self.rounds, "log": self.log, "points": self.points, "pareto": self.pareto,
             "winner": self.winner, "defaults": self.defaults, "cost": self.cost,
             "left_out": [{"spec": label, "reason": why} for label, why in self.left_out.items()],
+            "warnings": self.warnings,
         }
 
 
@@ -207,7 +215,7 @@ def tune(documents: Sequence[str | Path], questions: Sequence[Question], *, embe
          workdir: str | Path, space: Space | None = None, k: int = 4, model: str = "default",
          seed: int = 0, held_out: float = 0.3, eta: int = 3, token_budget: int | None = None,
          minutes: float | None = None, exhaustive: bool = False, finalists: int = 3,
-         front: int = 4, defaults: Sequence[str] | None = None, progress: bool = True,
+         defaults: Sequence[str] | None = None, progress: bool = True,
          read_options: ReadOptions = ReadOptions(), catalog: Catalog | None = None,
          limits: Limits = Limits()) -> TuneResult:
     """Search ``space`` (default: ``default_space()``) for the chunking and search mode that
@@ -221,8 +229,7 @@ def tune(documents: Sequence[str | Path], questions: Sequence[Question], *, embe
     last one took, and where time runs out the search stops and reports the best so far, with
     ``cost["stopped_early"]`` saying what was not done; ``exhaustive``: every candidate on every
     document and tune question in one round; ``finalists``: how many of the last halving round's
-    best reach the final round; ``front``: how many of its Pareto points (cheapest first) join
-    them; ``defaults``: the strategies whose defaults (hybrid) reach the final round and are
+    best candidates bring their chunking (every mode) to the final round; ``defaults``: the strategies whose defaults (hybrid) reach the final round and are
     tested against the winner (None: every registered one). ``embedder`` embeds every chunk and
     query: give it a cache so nothing is embedded twice (``load_embedder(..., cache=True)``).
 
@@ -270,7 +277,7 @@ def tune(documents: Sequence[str | Path], questions: Sequence[Question], *, embe
             previous = judged
         final: list[_Judged] = []
         if to_final:
-            chosen, searched = _finalists(candidates, previous, alive, budget, k, finalists, front, versus)
+            chosen, searched = _finalists(candidates, previous, alive, budget, k, finalists, versus)
             final, done = search.round(halving + 1, chosen, sorted(paths), tune_qs, held_qs)
             only_versus = {c.spec.label for c in chosen} - {c.spec.label for c in chosen if c.label in searched}
             search.versus_tokens = sum(search.chunking_tokens.get((halving + 1, label), 0) for label in only_versus)
@@ -339,7 +346,7 @@ def _set_up(documents: Sequence[str | Path], questions: Sequence[Question], spac
 
 def plan(documents: Sequence[str | Path], questions: Sequence[Question], *, space: Space | None = None,
          model: str = "default", seed: int = 0, held_out: float = 0.3, eta: int = 3,
-         exhaustive: bool = False, finalists: int = 3, front: int = 4,
+         exhaustive: bool = False, finalists: int = 3,
          defaults: Sequence[str] | None = None) -> dict[str, Any]:
     """The rounds ``tune`` with these arguments would run, known before anything is read or
     embedded: per round the tune questions, the documents (the same lists ``tune`` takes) and
@@ -347,32 +354,32 @@ def plan(documents: Sequence[str | Path], questions: Sequence[Question], *, spac
     and embedded once by one chunking, about one ``seamcut index`` (chunkings of smaller
     chunks or more overlap embed more tokens a document, so it is an estimate).
 
-    Which chunkings survive a cut is known only once they are judged, so each round's cost is a
-    range: ``low`` when the candidates kept share the fewest chunkings (all of a chunking's search
-    modes kept together), ``high`` when each is a chunking of its own; a round after the first
-    builds only the documents it adds (an index grows from its last round's). The final round's
-    ``search`` is its best ``finalists`` and Pareto points (grown), ``versus`` the defaults the
-    winner is tested against: a whole build each, but those in the space may be among the
-    searched (``low``)."""
+    A cut keeps the best 1/``eta`` chunkings (every mode of each), fewer where the paired test
+    drops some, so each round after the first is a range: ``high`` when none is dropped,
+    ``low`` when only the leader's chunking is left; a round after the first builds only the
+    documents it adds (an index grows from its last round's). The final round's ``search`` is
+    the chunkings of its best ``finalists`` (grown), ``versus`` the defaults the winner is
+    tested against: a whole build each, but those in the space may be among the searched
+    (``low``)."""
     setup = _set_up(documents, questions, space, model, seed, held_out, eta, exhaustive, finalists, defaults)
     p, every = setup.plan, len(setup.paths)
     modes, chunkings = len(setup.space.modes), len(setup.space.chunkings)
     rounds: list[dict[str, Any]] = []
-    alive, most, built = len(setup.candidates), chunkings, 0  # candidates, chunkings at most, documents
+    most, built = chunkings, 0  # chunkings judged at most, documents built
     for r in range(1, p.halving + 1):
         asked = p.round_questions(r)
         docs = len(p.round_documents(r, asked))
         grown = (docs - built) / every
-        fewest, most = math.ceil(alive / modes), min(alive, most)
-        rounds.append({"round": r, "questions": len(asked), "documents": docs, "candidates": alive,
+        fewest = most if r == 1 else 1
+        rounds.append({"round": r, "questions": len(asked), "documents": docs, "candidates": most * modes,
                        "chunkings": [fewest, most], "low": round(fewest * grown, 3), "high": round(most * grown, 3)})
-        built, alive = docs, math.ceil(alive / eta)
+        built, most = docs, math.ceil(most / eta)
     grown = (every - built) / every
     space_labels = {s.label for s in setup.space.chunkings}
     defaults_all = {c.spec.label for c in setup.versus}
     outside, inside = len(defaults_all - space_labels), len(defaults_all & space_labels)
     if p.halving:
-        searched = [math.ceil(min(finalists, alive) / modes), min(finalists + front, most)]
+        searched = [1, min(finalists, most)]
         search = [searched[0] * grown, searched[1] * grown]
         # a default of the space was judged in round 1 at least: its index grows from there
         rest = 1 - rounds[0]["documents"] / every
@@ -407,21 +414,20 @@ def _halving_rounds(n: int, questions: int, finalists: int, eta: int) -> int:
 
 
 def _finalists(space: list[Candidate], previous: list[_Judged], alive: list[Candidate],
-               budget: int | None, k: int, finalists: int, front: int,
+               budget: int | None, k: int, finalists: int,
                defaults: list[Candidate]) -> tuple[list[Candidate], set[str]]:
-    """The final round's candidates: the best ``finalists`` still in, the cheapest ``front``
-    points of the last round's Pareto front, and every strategy's defaults, hybrid (in the
-    space's order, the defaults outside it after); and the labels the search chose (the rest
-    are there only to be tested against)."""
+    """The final round's candidates: every mode of the chunkings of the best ``finalists``
+    still in (a mode costs no build), and every strategy's defaults, hybrid (in the space's
+    order, the defaults outside it after); and the labels the search chose (the rest are there
+    only to be tested against)."""
     if not previous:  # no halving round: everything, on everything
         chosen = {c.label for c in alive}
     else:
         still = {c.label for c in alive}
         best = sorted([j for j in previous if j.label in still], key=lambda j: quality(j.tune, k, budget),
                       reverse=True)[:finalists]
-        points = [{**j.row, **_budget_fields(j.tune, budget or 1)} for j in previous]
-        cheap = sorted(pareto_front(points), key=lambda p: (p["tokens_per_question"], p["index_bytes"]))
-        chosen = {j.label for j in best} | {p["label"] for p in cheap[:front]}
+        chunkings = {j.candidate.spec.label for j in best}
+        chosen = {c.label for c in alive if c.spec.label in chunkings}
     searched = set(chosen)
     chosen |= {c.label for c in defaults}
     out = [c for c in space if c.label in chosen]
@@ -448,6 +454,8 @@ class _Search:
         self.cut_tokens = 0                       # model tokens strategies embedded while cutting
         self.chunking_tokens: dict[tuple[int, str], int] = {}  # (round, chunking) -> tokens its build embedded
         self.versus_tokens = 0                    # the final round's tokens for chunkings only the defaults brought
+        self.warnings: list[str] = []              # rounds whose candidates were judged on different files
+        self.missing: dict[str, list[str]] = {}    # chunking label -> the files its last build lacks
 
     def embedded_tokens(self) -> int:
         """The model tokens embedded so far: the chunks' and queries' (this process's embedder)
@@ -487,6 +495,7 @@ class _Search:
                 self.chunking_tokens[(number, label)] = self.embedded_tokens() - before
                 bar.advance(label=label)
         seconds = time.perf_counter() - t0
+        self._same_files(number, docs, judged)
         if judged:
             self.rate = seconds / (len(judged) * max(1, len(asked) + len(held)))
         self.rounds.append({"round": number, "documents": len(docs), "questions": len(asked),
@@ -533,35 +542,62 @@ class _Search:
                         report, False, sizes)
             tune_part = dataclasses.replace(res, outcomes=res.outcomes[:len(asked)])
             held_part = dataclasses.replace(res, outcomes=res.outcomes[len(asked):]) if held else None
-            out.append(_Judged(c, tune_part, held_part, size, build + time.perf_counter() - t1, folder))
+            out.append(_Judged(c, tune_part, held_part, size, build + time.perf_counter() - t1, folder,
+                               files=len(index.files)))
+        held = {str(Path(f["path"]).resolve()) for f in index.files.values() if f.get("path")}
+        self.missing[spec.label] = [d for d in docs if str(Path(d).resolve()) not in held]
         return out
 
+    def _same_files(self, number: int, docs: list[str], judged: list[_Judged]) -> None:
+        """A warning where the round's chunkings hold different files (a file read for one and
+        failed for another): their scores are then not over the same documents."""
+        counts = {j.candidate.spec.label: j.files for j in judged}
+        if len(set(counts.values())) < 2:
+            return
+        short = "; ".join(f"{label}: {n} ({', '.join(Path(m).name for m in self.missing.get(label, []))} missing)"
+                          for label, n in counts.items() if n < max(counts.values()))
+        self.warnings.append(f"round {number}: the chunkings were judged on different files, of {len(docs)}: "
+                             f"{short}; the others on {max(counts.values())}")
+
     def cut(self, judged: list[_Judged], budget: int, eta: int) -> list[Candidate]:
-        """The candidates that go on: the best 1/``eta`` by ``quality``, less any the leader
-        beats by more than noise on hits within ``budget`` tokens (paired, on the same
-        questions); the log says of each other one by whom, the p-value and why."""
+        """The candidates that go on, chosen by chunking (a round pays for its chunkings' builds,
+        not for the modes searched in them): chunkings ranked by their best candidate by
+        ``quality``, the best 1/``eta`` kept with every mode, less any whose best the leader beats
+        by more than noise on hits within ``budget`` tokens (paired, on the same questions). The
+        log says of each candidate dropped by whom, the p-value and why."""
         ordered = sorted(judged, key=lambda j: quality(j.tune, self.k, budget), reverse=True)
-        leader, keep = ordered[0], math.ceil(len(ordered) / eta)
-        kept = []
-        for place, j in enumerate(ordered):
+        leader = ordered[0]
+        best: dict[str, _Judged] = {}  # chunking label -> its best candidate, best chunking first
+        for j in ordered:
+            best.setdefault(j.candidate.spec.label, j)
+        keep = math.ceil(len(best) / eta)
+        why_out: dict[str, str] = {}  # chunking label -> why it goes
+        for place, (chunking, j) in enumerate(best.items()):
             if j is leader:
-                kept.append(j.candidate)
                 continue
-            test = compare_hits(leader.label, leader.tune.hits_within(budget), j.label,
-                                j.tune.hits_within(budget))
+            test = compare_hits(leader.label, leader.tune.hits_within(budget), j.label, j.tune.hits_within(budget))
+            if test.significant and test.best_hits > test.other_hits:
+                why_out[chunking] = (f"its best mode, {j.candidate.mode}, has fewer hits within {budget} tokens than "
+                                     f"the leader by more than noise ({test.other_hits} against {test.best_hits} "
+                                     f"of {len(j.tune.outcomes)})")
+            elif place >= keep:
+                why_out[chunking] = (f"its chunking is place {place + 1} of {len(best)} by its best mode's hits "
+                                     f"within {budget} tokens, then MRR, then fewest tokens; the best {keep} "
+                                     f"chunkings (1/{eta}) go on")
+        for j in judged:
+            chunking = j.candidate.spec.label
+            if chunking not in why_out:
+                continue
+            test = compare_hits(leader.label, leader.tune.hits_within(budget), j.label, j.tune.hits_within(budget))
             if test.significant and test.best_hits > test.other_hits:
                 why = (f"fewer hits within {budget} tokens than the leader by more than noise "
                        f"({test.other_hits} against {test.best_hits} of {len(j.tune.outcomes)})")
-            elif place >= keep:
-                why = (f"place {place + 1} of {len(ordered)} by hits within {budget} tokens, then "
-                       f"MRR, then fewest tokens; the best {keep} (1/{eta}) go on")
             else:
-                kept.append(j.candidate)
-                continue
+                why = why_out[chunking]
             j.row.update(kept=False, dropped={"by": leader.label, "p_value": test.p_value, "reason": why})
+        kept = [j.candidate for j in judged if j.candidate.spec.label not in why_out]
         self.rounds[-1]["kept"] = len(kept)
-        still = {c.label for c in kept}
-        return [j.candidate for j in judged if j.label in still]
+        return kept
 
 
 def _docset(docs: Sequence[str]) -> str:
@@ -601,7 +637,7 @@ def _row(j: _Judged, documents: int) -> dict[str, Any]:
     candidate's scores on its tune questions."""
     t = j.tune
     return {"label": j.label, "spec": j.candidate.spec.label, "mode": j.candidate.mode,
-            "documents": documents, "questions": len(t.outcomes), "hits": t.hits,
+            "documents": j.files or documents, "questions": len(t.outcomes), "hits": t.hits,
             "hit_rate": t.hit_rate, "hits_at_1": sum(o.rank == 1 for o in t.outcomes), "mrr": t.mrr,
             "budget_hits": None, "budget_hit_rate": None,
             "tokens_per_question": round(t.tokens_per_question, 1), "chunks": t.chunks,
@@ -639,7 +675,7 @@ def _result(search: _Search, space: Space, scored: list[_Judged], budget: int, k
     read = [p for p in paths if not any(f.startswith(p) for f in search.failures)]
     return TuneResult(k, model, seed, budget, questions, read, space, search.rounds, search.log, points,
                       _summary(best, budget, given, model), versus, cost, [str(d) for d in given],
-                      search.failures)
+                      search.failures, warnings=search.warnings)
 
 
 def _held_fields(j: _Judged, budget: int) -> dict[str, Any]:
