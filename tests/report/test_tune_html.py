@@ -263,6 +263,16 @@ def test_stopped_early_is_a_visible_warning(data):
     assert "it finished the whole search" not in html
 
 
+def test_chunkings_judged_on_different_files_is_a_visible_warning(data):
+    uneven = copy.deepcopy(data)
+    uneven["warnings"] = ["round 1: the chunkings were judged on different files, of 9: fixed: 8 (a<b>.pdf missing); "
+                          "the others on 9"]
+    html = render_tune(uneven)
+    assert 'class="bad">Not like with like: round 1: the chunkings were judged on different files' in html
+    assert esc("a<b>.pdf") in html and "a<b>.pdf" not in html
+    assert "Not like with like" not in render_tune(data)
+
+
 def test_empty_log():
     empty = tune_data(CHUNKINGS[:2], ["vector"], defaults=[])
     empty.update(rounds=[], log=[], points=[], pareto=[], winner=None, defaults=[])
