@@ -113,3 +113,13 @@ def test_semantic_cut_in_workers_equals_cut_here(setup):
 def test_worker_embedder_refuses_another_model():
     with pytest.raises(ValueError, match="not some-other-model"):
         WorkerEmbedder("default", "some-other-model").embed_passages(["x"])
+
+
+def test_strategies_judged_on_different_files_are_said_to_be():
+    """compare and tune share the warning: the indexes that lack files each other holds, named."""
+    from seamcut.evaluate.compare import different_files
+    assert different_files({"fixed": [], "structure": []}, 3) is None
+    assert different_files({"fixed": ["x/a.pdf"], "structure": ["x/a.pdf"]}, 3) is None  # the same two
+    said = different_files({"fixed": ["x/a.pdf"], "sentence": [], "semantic": ["x/a.pdf", "y/b.pdf"]}, 5)
+    assert said == ("judged on different files, of 5: fixed: 4 (a.pdf missing); semantic: 3 (a.pdf, b.pdf "
+                    "missing); the others on 5")

@@ -318,6 +318,7 @@ def compare(documents: Sequence[Document] | Sequence[str | Path], questions: Seq
     digests = Digests(paths)
     answerable = [q for q in questions if q.answerable]
     local = engine.name == "local" and paths
+    missing: dict[str, list[str]] = {}
     with (cutting_pool(limits, len(paths)) if local else nullcontext()) as pool, \
             (engine.runtime() if paths else nullcontext()):
         # one start of the reading workers (or of Ray) for all
@@ -335,16 +336,38 @@ def compare(documents: Sequence[Document] | Sequence[str | Path], questions: Seq
                 notes += [w for w in dict.fromkeys(report.warnings) if w not in notes]
                 notes += [f"{spec.label}: {h}" for h in report.held]
                 count = max(count, len(index.files))
+                missing[spec.label] = missing_files(index, paths)
                 if not index.files:
                     raise ValueError(f"no documents read from {', '.join(paths)}"
                                      + (f": {'; '.join(failures[:5])}" if failures else ""))
             results.append(judge(spec.label, plain_options(opts), index, questions, k, mode, report, progress))
             results[-1].rebuilt = rebuilt
             results[-1].built = report if in_memory else (saved_report(folder)[0] or report)
+    uneven = different_files(missing, len(paths))
+    if uneven:
+        notes.append(f"the strategies were {uneven}")
     result = CompareResult(k, mode, model, list(questions), results, _comparisons(results, answerable, k),
                            count, failures, comparisons_at_1=_comparisons(results, answerable, 1),
                            warnings=notes)
     return score_budgets(result, budgets)
+
+
+def missing_files(index: Index, paths: Sequence[str]) -> list[str]:
+    """The files of ``paths`` that ``index`` does not hold (failed, or cut to nothing)."""
+    held = {str(Path(f["path"]).resolve()) for f in index.files.values() if f.get("path")}
+    return [p for p in paths if str(Path(p).resolve()) not in held]
+
+
+def different_files(missing: Mapping[str, list[str]], total: int) -> str | None:
+    """A warning where the indexes, named by label with the files each lacks of ``total``, do
+    not hold the same files (a file read for one strategy and failed for another): their scores
+    are then not over the same documents. None where they do."""
+    if len({tuple(m) for m in missing.values()}) < 2:
+        return None
+    fewest = min(len(m) for m in missing.values())
+    short = "; ".join(f"{label}: {total - len(m)} ({', '.join(Path(f).name for f in m)} missing)"
+                      for label, m in missing.items() if len(m) > fewest)
+    return f"judged on different files, of {total}: {short}; the others on {total - fewest}"
 
 
 def score_budgets(result: CompareResult, budgets: Sequence[int] | None = None) -> CompareResult:

@@ -48,7 +48,8 @@ from ..readers import expand
 from ..strategies import REGISTRY
 from ..strategies.spec import StrategySpec, parse_spec
 from .budget import default_budget
-from .compare import Digests, StrategyResult, chunk_tokens, index_files, judge, plain_options, ranking
+from .compare import (Digests, StrategyResult, chunk_tokens, different_files, index_files, judge, missing_files,
+                      plain_options, ranking)
 from .pareto import pareto_front
 from .questions import Question, source_matches
 from .significance import compare_hits
@@ -544,20 +545,16 @@ class _Search:
             held_part = dataclasses.replace(res, outcomes=res.outcomes[len(asked):]) if held else None
             out.append(_Judged(c, tune_part, held_part, size, build + time.perf_counter() - t1, folder,
                                files=len(index.files)))
-        held = {str(Path(f["path"]).resolve()) for f in index.files.values() if f.get("path")}
-        self.missing[spec.label] = [d for d in docs if str(Path(d).resolve()) not in held]
+        self.missing[spec.label] = missing_files(index, docs)
         return out
 
     def _same_files(self, number: int, docs: list[str], judged: list[_Judged]) -> None:
         """A warning where the round's chunkings hold different files (a file read for one and
         failed for another): their scores are then not over the same documents."""
-        counts = {j.candidate.spec.label: j.files for j in judged}
-        if len(set(counts.values())) < 2:
-            return
-        short = "; ".join(f"{label}: {n} ({', '.join(Path(m).name for m in self.missing.get(label, []))} missing)"
-                          for label, n in counts.items() if n < max(counts.values()))
-        self.warnings.append(f"round {number}: the chunkings were judged on different files, of {len(docs)}: "
-                             f"{short}; the others on {max(counts.values())}")
+        built = {j.candidate.spec.label for j in judged}
+        uneven = different_files({label: m for label, m in self.missing.items() if label in built}, len(docs))
+        if uneven:
+            self.warnings.append(f"round {number}: the chunkings were {uneven}")
 
     def cut(self, judged: list[_Judged], budget: int, eta: int) -> list[Candidate]:
         """The candidates that go on, chosen by chunking (a round pays for its chunkings' builds,
