@@ -22,6 +22,8 @@ from typing import Any
 
 import lancedb
 
+from seamcut.index.rows import sql_str
+
 
 def fold(text: str) -> str:
     return re.sub(r"\s+", " ", unicodedata.normalize("NFC", text)).lower()
@@ -41,7 +43,7 @@ def split(results: dict[str, Any], index_dir: Path) -> dict[str, dict[str, list[
             if not q.get("source"):
                 continue
             if q["source"] not in by_doc:
-                rows = (table.search().where(f"file = '{q['source']}'").limit(1_000_000)
+                rows = (table.search().where(f"file = {sql_str(q['source'])}").limit(1_000_000)
                         .select(["text", "start"]).to_pandas().sort_values("start"))
                 by_doc[q["source"]] = list(rows["text"])
             texts = by_doc[q["source"]]
