@@ -230,8 +230,9 @@ def tune(documents: Sequence[str | Path], questions: Sequence[Question], *, embe
     last one took, and where time runs out the search stops and reports the best so far, with
     ``cost["stopped_early"]`` saying what was not done; ``exhaustive``: every candidate on every
     document and tune question in one round; ``finalists``: how many of the last halving round's
-    best candidates bring their chunking (every mode) to the final round; ``defaults``: the strategies whose defaults (hybrid) reach the final round and are
-    tested against the winner (None: every registered one). ``embedder`` embeds every chunk and
+    best candidates bring their chunking (every mode) to the final round; ``defaults``: the
+    strategies whose defaults (hybrid) reach the final round and are tested against the winner
+    (None: every registered one). ``embedder`` embeds every chunk and
     query: give it a cache so nothing is embedded twice (``load_embedder(..., cache=True)``).
 
     Raises ``ValueError`` for no documents, no answerable question, a held-out share outside
