@@ -191,13 +191,7 @@ def _rows(db: Path) -> dict[str, list[dict]]:
 
 def test_a_killed_build_resumes_to_the_rows_of_an_uninterrupted_one(tmp_path):
     docs = _docs(tmp_path / "docs")
-    p = _index(str(docs), "--db", str(tmp_path / "whole"), *INDEX)
-    out, err = p.communicate(timeout=600)
-    assert p.returncode == 0, err
-    assert "12 file(s) added" in err and "pages/s" in err and "indexing: " in err  # lines: no terminal
-    assert "fork" not in err.lower()
-    whole = _rows(tmp_path / "whole")
-
+    uninterrupted = _index(str(docs), "--db", str(tmp_path / "whole"), *INDEX)  # run meanwhile
     db = tmp_path / "killed"
     rng = random.Random(12)
     for attempt in range(3):
@@ -209,6 +203,11 @@ def test_a_killed_build_resumes_to_the_rows_of_an_uninterrupted_one(tmp_path):
         time.sleep(rng.uniform(0, 1.5))  # mid-batch, mid-write or between: anywhere
         os.killpg(p.pid, signal.SIGKILL)
         p.communicate()
+    out, err = uninterrupted.communicate(timeout=600)
+    assert uninterrupted.returncode == 0, err
+    assert "12 file(s) added" in err and "pages/s" in err and "indexing: " in err  # lines: no terminal
+    assert "fork" not in err.lower()
+    whole = _rows(tmp_path / "whole")
     earlier, finished = saved_report(db)
     assert earlier is not None and not finished  # the stopped runs' work, saved batch by batch
     p = _index(str(docs), "--db", str(db), *INDEX, "--stats", str(tmp_path / "stats.json"))

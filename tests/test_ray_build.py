@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -46,12 +47,23 @@ def _build(folder: Path, paths: list[Path], engine: str, cache: Path, model: str
     return index, report
 
 
+# half the example (its ten files took twice the OCR and embedding, nothing more to compare): text
+# PDFs in English, Hindi and Marathi and a scanned one (OCR), two reading tasks' worth (4 files a
+# task), with the folder's files that are not documents
+SAMPLE = ("crop-insurance-2024.pdf", "orange-manual.pdf", "orange-manual-mr.pdf", "soybean-manual-hi.pdf",
+          "orange-notice-mr-scan.pdf", "catalog.csv", "questions.yaml")
+
+
 def test_ray_gives_the_local_engines_chunks_and_vectors(runtime, tmp_path):
+    docs = tmp_path / "helpline"
+    docs.mkdir()
+    for name in SAMPLE:
+        shutil.copy(HELPLINE / name, docs / name)
     cache = tmp_path / "parsed"  # Ray reads every file first (OCR included); the local run reuses it
-    _, on_ray = _build(tmp_path / "ray", [HELPLINE], "ray", cache)
-    _, local = _build(tmp_path / "local", [HELPLINE], "local", cache)
+    _, on_ray = _build(tmp_path / "ray", [docs], "ray", cache)
+    _, local = _build(tmp_path / "local", [docs], "local", cache)
     assert not on_ray.failures and not local.failures
-    assert sorted(on_ray.added) == sorted(local.added) and len(on_ray.added) == 10
+    assert sorted(on_ray.added) == sorted(local.added) and len(on_ray.added) == 5
     assert on_ray.chunks == local.chunks > 0 and on_ray.tokens == local.tokens
     assert on_ray.stages["embed"].tokens == local.stages["embed"].tokens
     assert on_ray.stages["read OCR"].pages > 0  # the scans were OCR'd in Ray tasks
@@ -86,15 +98,14 @@ def test_e5_torch_in_the_actors_gives_the_local_e5_torch_rows(runtime, tmp_path)
     _same_rows(tmp_path / "ray", tmp_path / "local")
 
 
-def test_a_killed_ray_run_and_its_runtime_resume_to_the_rows_of_an_uninterrupted_one(tmp_path):
+def test_a_killed_ray_run_and_its_runtime_resume_to_the_rows_of_an_uninterrupted_one(runtime, tmp_path):
     """``seamcut index --engine ray`` killed (-9, its process group: the Ray runtime it started
     goes with it) at a random moment after its first batch is written, twice; the rerun ends
-    with the rows of an uninterrupted run, and a third run finds nothing to do."""
-    pytest.importorskip("ray", reason="the Ray engine's tests need ray (pip install 'seamcut[ray]')")
+    with the rows of an uninterrupted run, and a third run (on the module's runtime, through
+    --address) finds nothing to do."""
     docs = _docs(tmp_path / "docs")
-    p = _index(str(docs), "--db", str(tmp_path / "whole"), *INDEX)  # the local engine's rows
-    _, err = p.communicate(timeout=600)
-    assert p.returncode == 0, err
+    # the local engine's rows, built meanwhile: the first Ray run spends most of its time starting
+    whole = _index(str(docs), "--db", str(tmp_path / "whole"), *INDEX)
     db = tmp_path / "killed"
     rng = random.Random(16)
     for attempt in range(2):
@@ -117,8 +128,11 @@ def test_a_killed_ray_run_and_its_runtime_resume_to_the_rows_of_an_uninterrupted
     assert stats["runs"] == earlier.runs + 1 and set(earlier.added) <= set(stats["added"])
     assert sorted(stats["added"] + stats["unchanged"]) == sorted(str(f) for f in docs.iterdir())
     assert saved_report(db)[1] and not (db / "seamcut-writing.json").exists()
+    _, err = whole.communicate(timeout=600)
+    assert whole.returncode == 0, err
     _same_rows(db, tmp_path / "whole")
-    p = _index(str(docs), "--db", str(db), *INDEX, "--engine", "ray")
+    address = runtime.get_runtime_context().gcs_address
+    p = _index(str(docs), "--db", str(db), *INDEX, "--engine", "ray", "--address", address)
     _, err = p.communicate(timeout=600)
     assert p.returncode == 0 and "0 file(s) added, 0 replaced, 12 unchanged" in err, err
 
@@ -150,7 +164,9 @@ def test_a_file_over_the_timeout_or_the_memory_cap_is_stopped_named_and_the_rest
     slow.parent.mkdir()
     slow.write_bytes(_drawn_pages(20))
     big.parent.mkdir()
-    paragraph = ("A line of a very long log, written again and again. " * 20 + "\n\n").encode()
+    # paragraphs of 52 kB: the reader labels each paragraph's language (about 0.3 ms each), so
+    # 1 kB paragraphs took a minute to read before the cutting passed the cap; these take seconds
+    paragraph = ("A line of a very long log, written again and again. " * 1000 + "\n\n").encode()
     with open(big, "wb") as fh:
         for _ in range(200 * 2**20 // len(paragraph)):
             fh.write(paragraph)
@@ -245,7 +261,6 @@ def test_ray_flags_without_the_ray_engine_are_refused(tmp_path):
 def test_a_local_runtime_removes_its_folder_when_it_stops():
     """Every local run left a session folder (logs, sockets, about 1 MB) under the temp folder."""
     pytest.importorskip("ray", reason="the Ray engine's tests need ray (pip install 'seamcut[ray]')")
-    import shutil
     import tempfile
 
     tmp = tempfile.mkdtemp(prefix="t", dir="/tmp")  # short: Ray's socket paths are limited

@@ -137,10 +137,9 @@ def test_an_update_killed_while_replacing_files_and_folding_the_text_index_resum
     rc, err, _ = _seamcut("index", str(docs), "--db", str(base), *RECURSIVE, "--batch", "8")
     assert rc == 0, err
     _change(docs)
-    whole = _copy(base, tmp_path / "whole")
-    rc, err, _ = _seamcut("index", str(docs), "--db", str(whole), *RECURSIVE, "--batch", "8")
-    assert rc == 0 and "1 file(s) added, 5 replaced, 7 unchanged" in err, err
-    want, want_answers = _rows(whole), _answers(whole)
+    whole = _copy(base, tmp_path / "whole")  # the uninterrupted update, run meanwhile
+    uninterrupted = _start("index", str(docs), "--db", str(whole), *RECURSIVE, "--batch", "8",
+                           log=tmp_path / "whole.err")
 
     db = _copy(base, tmp_path / "killed")
     rng = random.Random(13)
@@ -155,8 +154,10 @@ def test_an_update_killed_while_replacing_files_and_folding_the_text_index_resum
             assert set(ids) <= {r["id"] for r in rows["chunks"]}, key
     rc, err, _ = _seamcut("index", str(docs), "--db", str(db), *RECURSIVE, "--batch", "8")
     assert rc == 0, err
-    _same_rows(_consistent(db), want)
-    assert _answers(db) == want_answers
+    err = _finished(uninterrupted, tmp_path / "whole.err")
+    assert "1 file(s) added, 5 replaced, 7 unchanged" in err, err
+    _same_rows(_consistent(db), _rows(whole))
+    assert _answers(db) == _answers(whole)
     assert Index(db).is_finished()
 
 
@@ -167,15 +168,15 @@ def test_a_first_build_killed_while_its_text_indexes_are_made_answers_and_comple
     does. (Killed as the call starts: a small index's text index can be made before a kill a
     few milliseconds later lands, and the test would not know which state it checks.)"""
     docs = _docs(tmp_path / "docs")
-    whole = tmp_path / "whole"
-    rc, err, _ = _seamcut("index", str(docs), "--db", str(whole), *BLOCKS)
-    assert rc == 0, err
-    want, want_answers = _rows(whole), _answers(whole)
+    whole = tmp_path / "whole"  # the uninterrupted build, run meanwhile
+    uninterrupted = _start("index", str(docs), "--db", str(whole), *BLOCKS, log=tmp_path / "whole.err")
 
     db = tmp_path / "killed-chunks"
     rc, err, killed = _seamcut("index", str(docs), "--db", str(db), *BLOCKS,
                                kill_at=("create_index", "chunks", 2), pause=0.5)
     assert killed, err
+    _finished(uninterrupted, tmp_path / "whole.err")
+    want, want_answers = _rows(whole), _answers(whole)
     assert not Index(db).is_finished()
     with caplog.at_level("WARNING"):
         assert _answers(db) == want_answers
@@ -199,6 +200,14 @@ def _start(*args: str, log: Path) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-c", ANNOUNCED, *args], stdout=subprocess.DEVNULL,
                             stderr=open(log, "w", encoding="utf-8"), text=True, start_new_session=True,
                             env=ENV, cwd=ROOT)
+
+
+def _finished(p: subprocess.Popen, log: Path) -> str:
+    """The standard error of ``_start``'s run ``p``, once it has ended well."""
+    rc = p.wait(timeout=600)
+    err = log.read_text(encoding="utf-8")
+    assert rc == 0, err
+    return err
 
 
 def test_two_processes_updating_one_index_wait_or_say_who_holds_it(tmp_path):
