@@ -109,7 +109,8 @@ def main() -> None:
         files, questions, pages = take_slice(corpus, a.sample, out / "files")
         qfile = out / "questions.yaml"
         qfile.write_text(yaml.safe_dump(questions, allow_unicode=True, sort_keys=False), encoding="utf-8")
-        flags = a.extra or DEFAULT_FLAGS
+        named = any(f == "--model" or f.startswith("--model=") for f in a.extra)
+        flags = [*([] if named else DEFAULT_FLAGS), *a.extra]
         cmd = [sys.executable, "-m", "seamcut.cli", "tune", str(out / "files"), "--questions", str(qfile),
                "--catalog", str(corpus / "catalog.csv"), "--out", str(out / "work"),
                "--json", str(out / "tune.json"), "--report", str(out / "tune.html"), *flags]
