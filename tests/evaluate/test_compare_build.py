@@ -123,3 +123,6 @@ def test_strategies_judged_on_different_files_are_said_to_be():
     said = different_files({"fixed": ["x/a.pdf"], "sentence": [], "semantic": ["x/a.pdf", "y/b.pdf"]}, 5)
     assert said == ("judged on different files, of 5: fixed: 4 (a.pdf missing); semantic: 3 (a.pdf, b.pdf "
                     "missing); the others on 5")
+    # two sets of one size that differ: the one that is not the others' is named, and theirs too
+    said = different_files({"fixed": ["x/a.pdf"], "sentence": ["x/a.pdf"], "semantic": ["y/b.pdf"]}, 3)
+    assert said == "judged on different files, of 3: semantic: 2 (b.pdf missing); the others on 2 (a.pdf missing)"

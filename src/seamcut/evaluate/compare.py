@@ -362,12 +362,20 @@ def different_files(missing: Mapping[str, list[str]], total: int) -> str | None:
     """A warning where the indexes, named by label with the files each lacks of ``total``, do
     not hold the same files (a file read for one strategy and failed for another): their scores
     are then not over the same documents. None where they do."""
-    if len({tuple(m) for m in missing.values()}) < 2:
+    sets = [tuple(m) for m in missing.values()]
+    if len(set(sets)) < 2:
         return None
-    fewest = min(len(m) for m in missing.values())
-    short = "; ".join(f"{label}: {total - len(m)} ({', '.join(Path(f).name for f in m)} missing)"
-                      for label, m in missing.items() if len(m) > fewest)
-    return f"judged on different files, of {total}: {short}; the others on {total - fewest}"
+    fewest = min(len(m) for m in sets)
+    # the others: the commonest of the fullest sets (two sets of the same size can differ)
+    usual = max((m for m in sets if len(m) == fewest), key=sets.count)
+    short = "; ".join(f"{label}: {total - len(m)} ({_names(m)} missing)"
+                      for label, m in missing.items() if tuple(m) != usual)
+    return (f"judged on different files, of {total}: {short}; the others on {total - fewest}"
+            + (f" ({_names(usual)} missing)" if usual else ""))
+
+
+def _names(paths: Sequence[str]) -> str:
+    return ", ".join(Path(f).name for f in paths)
 
 
 def score_budgets(result: CompareResult, budgets: Sequence[int] | None = None) -> CompareResult:
