@@ -29,6 +29,9 @@ def job(kind: str) -> str:
         with kept_for_good():
             _MODEL.append(bytearray(b"x" * (320 << 20)))
         time.sleep(1)  # then a file read with it, under the watchdog's eye
+    if kind == "keep":  # memory a file leaves behind in its worker (allocator arenas, caches)
+        _MODEL.append(bytearray(b"x" * (200 << 20)))
+        time.sleep(0.5)  # the rest of its reading, under the watchdog's eye
     if kind == "die":
         os._exit(3)
     if kind == "raise":

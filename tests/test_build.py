@@ -55,6 +55,24 @@ def test_a_model_a_worker_keeps_is_outside_the_per_file_memory_cap():
     assert isinstance(got["grow"], Killed) and "more than 300 MiB" in got["grow"].reason
 
 
+def test_the_cap_is_what_one_file_adds_and_workers_are_replaced_before_memory_piles_up():
+    """Memory a worker kept from earlier files is not the next file's: two files that each leave
+    200 MiB behind, then a small one, all read under a 300 MiB cap in one worker (the absolute
+    cap stopped the second: a scanned PDF of 340 MiB at its peak was stopped at 1,536 MiB in a
+    worker that had read hundreds of files). A file that grows past the cap is still stopped;
+    after ``tasks_per_worker`` files a fresh worker takes over, with nothing kept."""
+    with IsolatedPool(job, 1, timeout=30, memory_mb=300, tasks_per_worker=3) as pool:
+        got = [r for _, r in pool.run(["keep", "keep", "ok"])]
+        assert all(isinstance(r, str) for r in got), got
+        assert len(_pids([got[2], *pool_runs(pool, ["ok"])])) == 2  # the fourth file: a new worker
+        grown = dict(pool.run(["grow"]))["grow"]
+    assert isinstance(grown, Killed) and "more than 300 MiB" in grown.reason
+
+
+def pool_runs(pool: IsolatedPool, kinds: list[str]) -> list[str]:
+    return [r for _, r in pool.run(kinds)]
+
+
 def test_a_pools_temporary_files_go_with_its_workers():
     """Workers write temporary files (Tesseract's images) in a folder of the pool's own, removed
     when the workers stop: one killed mid-task (timeout, memory cap) left them in /tmp."""

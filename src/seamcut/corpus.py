@@ -200,8 +200,9 @@ def failed(job: ReadJob, outcome: Killed | BaseException) -> Read:
 class Limits:
     """How a batch's files are read: ``workers`` processes (None: one per usable core, at most
     one per file; 0: in this process, where no limit applies), each file under ``timeout``
-    seconds of wall-clock time and ``memory_mb`` MiB resident (its worker and Tesseract
-    together); None for no limit."""
+    seconds of wall-clock time and ``memory_mb`` MiB resident (what its worker and Tesseract
+    grow by while it is read: a worker's memory from earlier files is not the file's); None
+    for no limit."""
     workers: int | None = None
     timeout: float | None = DEFAULT_TIMEOUT_S
     memory_mb: int | None = DEFAULT_MEMORY_MB

@@ -55,8 +55,8 @@ Timeout = Annotated[float, typer.Option(
 Batch = Annotated[int, typer.Option(
     "--batch", help="Chunks embedded and written at a time (a stopped run loses at most one batch).")]
 MemoryCap = Annotated[int, typer.Option(
-    "--memory-cap", help="MiB one file's reading may hold (its worker and Tesseract) before it is "
-                         "stopped and reported (0: no cap).")]
+    "--memory-cap", help="MiB one file's reading may add to its worker's resident memory (Tesseract "
+                         "included) before it is stopped and reported (0: no cap).")]
 
 # -- how to cut -----------------------------------------------------------------------------------
 Strategy = Annotated[str, typer.Option("--strategy", "-s", help=STRATEGY_HELP)]
