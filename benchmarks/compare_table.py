@@ -113,6 +113,9 @@ def table(run: dict[str, Any], strict: dict[str, tuple[int, int]] | None = None)
         runs = f" ({r['runs']} runs)" if r["runs"] and r["runs"] > 1 else ""
         cells.append(_hms(r["build_s"]) + runs)
         lines.append("| " + " | ".join(cells) + " |")
+    said = [*run.get("failures", []), *run.get("warnings", [])]
+    if said:
+        lines += ["", "Files that failed, and strategies judged on different files:", ""] + [f"- {x}" for x in said]
     return "\n".join(lines) + "\n"
 
 

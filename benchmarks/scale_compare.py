@@ -77,11 +77,15 @@ def main() -> None:
            *flags]
     print(" ".join(cmd), flush=True)
     t0 = time.monotonic()
-    subprocess.run(cmd, check=True, env={**os.environ, "OMP_NUM_THREADS": "1"})
+    (out / "compare.json").unlink(missing_ok=True)
+    rc = subprocess.run(cmd, env={**os.environ, "OMP_NUM_THREADS": "1"}).returncode
+    if rc not in (0, 1) or not (out / "compare.json").is_file():  # 1: files failed, said in the JSON
+        sys.exit(f"seamcut compare exited {rc} without its JSON")
     wall = time.monotonic() - t0
     run = json.loads((out / "compare.json").read_text(encoding="utf-8"))
     run["slice"] = {"corpus": str(corpus), "sample": a.sample, "files": len(files), "pages": pages,
-                    "questions": len(questions), "wall_seconds": round(wall, 1), "flags": flags}
+                    "questions": len(questions), "wall_seconds": round(wall, 1), "flags": flags,
+                    "exit_code": rc}
     for strategy in run["strategies"]:  # the misses' texts stay in the compare's own folder
         strategy.pop("misses", None)
     results.parent.mkdir(parents=True, exist_ok=True)

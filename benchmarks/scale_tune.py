@@ -85,6 +85,9 @@ def table(data: dict[str, Any]) -> str:
         out.append(f"| {p['label']}{mark} | {_pct(p['hit_rate'])} | {_pct(p['held_out_hit_rate'])} | "
                    f"{_pct(p['budget_hit_rate'])} | {_pct(p['held_out_budget_hit_rate'])} | {p['mrr']:.3f} | "
                    f"{p['tokens_per_question']:,.0f} | {'yes' if p['default'] else ''} |")
+    said = [*data.get("failures", []), *data.get("warnings", [])]
+    if said:
+        out += ["", "Files that failed, and rounds judged on different files:", ""] + [f"- {x}" for x in said]
     verdicts = [d["comparison"]["verdict"] for d in data["defaults"] if d.get("comparison")
                 and d["label"] != winner]
     if verdicts:
@@ -117,11 +120,14 @@ def main() -> None:
         print(f"{len(files)} files, {pages:,} pages, {len(questions)} questions\n" + " ".join(cmd), flush=True)
         env = {**os.environ, "OMP_NUM_THREADS": "1", "SEAMCUT_CACHE": str(cold_cache(out))}
         t0 = time.monotonic()
-        subprocess.run(cmd, check=True, env=env)
+        (out / "tune.json").unlink(missing_ok=True)
+        rc = subprocess.run(cmd, env=env).returncode
+        if rc not in (0, 1) or not (out / "tune.json").is_file():  # 1: files failed, said in the JSON
+            sys.exit(f"seamcut tune exited {rc} without its JSON")
         data = json.loads((out / "tune.json").read_text(encoding="utf-8"))
         data["slice"] = {"corpus": str(corpus), "sample": a.sample, "files": len(files), "pages": pages,
                          "questions": len(questions), "wall_seconds": round(time.monotonic() - t0, 1),
-                         "flags": flags}
+                         "flags": flags, "exit_code": rc}
         results.parent.mkdir(parents=True, exist_ok=True)
         results.with_suffix(".json").write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
         shutil.copyfile(out / "tune.html", results.with_suffix(".html"))

@@ -195,6 +195,21 @@ def test_no_defaults_to_test_against_none_built(setup):
         run(setup, defaults=["nosuch"])
 
 
+def test_a_file_that_cannot_be_read_is_named_in_the_json_and_the_rest_is_tuned(setup, tmp_path):
+    """A corrupt file among the documents does not stop the search: it is in ``failures`` with
+    its reason (the JSON's too), and the others are tuned as without it."""
+    import shutil
+    _, docs, questions, embedder = setup
+    mixed = tmp_path / "docs"
+    shutil.copytree(docs, mixed)
+    (mixed / "broken.pdf").write_bytes(b"%PDF-1.7\n1 0 obj <</Type /Catalog")
+    result = tune([mixed], questions, embedder=embedder, workdir=tmp_path / "work", space=parse_space(SPACE),
+                  progress=False, limits=Limits(workers=1), defaults=[])
+    data = result.to_json()
+    assert len(data["failures"]) == 1 and data["failures"][0].startswith(str(mixed / "broken.pdf"))
+    assert data["documents"] == 6 and data["winner"]["spec"] == "recursive:size=256:overlap=0"
+
+
 def test_a_time_budget_too_small_stops_and_says_what_was_not_done(setup):
     result = run(setup, minutes=1e-6)  # time for the first chunking only
     stopped = result.cost["stopped_early"]

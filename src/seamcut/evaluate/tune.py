@@ -120,7 +120,7 @@ class TuneResult:
             "rounds": self.rounds, "log": self.log, "points": self.points, "pareto": self.pareto,
             "winner": self.winner, "defaults": self.defaults, "cost": self.cost,
             "left_out": [{"spec": label, "reason": why} for label, why in self.left_out.items()],
-            "warnings": self.warnings,
+            "failures": list(self.failures), "warnings": self.warnings,
         }
 
 

@@ -1,0 +1,128 @@
+"""Issue 14's check on the scale corpus: is `seamcut tune`'s winner at least as good at hit@k as
+every default strategy (or tied within noise)? Pairs the winner, question by question, with
+`benchmarks/scale_compare.py`'s run on the same slice, without building the defaults again.
+
+    .venv/bin/python benchmarks/scale_tune_check.py [--sample 4] [--tune-dir DIR]
+
+Reads `benchmarks/results/scale_tune_sampleN.json` (the winner and its index folder, which must
+still be under the tune's folder) and `scale_compare_sampleN.json` (every default's outcome per
+question); searches the winner's index for every answerable question of the slice in the
+winner's own search mode and in the compare's mode (the same search method as the defaults:
+like with like), and writes `benchmarks/results/scale_tune_sampleN_check.json` and `.md`: per
+pair the hits at k, the questions only one of them answers, the exact McNemar p-value and the
+bootstrap interval of the difference (`seamcut.evaluate.significance.compare_hits`), and each
+side's tokens sent per question. All questions (tune and held out) are used: the defaults were
+never tuned on them, and the winner's held-out-only figure is in the tune's own results.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+
+from seamcut.evaluate.budget import DEPTH, score_at  # noqa: E402
+from seamcut.evaluate.compare import _outcome  # noqa: E402
+from seamcut.evaluate.questions import load_questions  # noqa: E402
+from seamcut.evaluate.significance import compare_hits  # noqa: E402
+from seamcut.index import Index  # noqa: E402
+
+
+def winner_outcomes(index_dir: Path, questions: list, k: int, mode: str) -> dict[str, dict[str, Any]]:
+    """Per question id: whether the winner's index answers it in its top ``k`` (``mode``), the
+    tokens those ``k`` results send, and its ``DEPTH``-deep ranked list (for the budgets)."""
+    index = Index(index_dir)
+    out = {}
+    for q in questions:
+        o = _outcome(q, index.search(q.question, k, mode=mode), index.search(q.question, max(k, DEPTH), mode=mode))
+        out[q.id] = {"hit": o.rank is not None, "tokens": o.tokens, "ranked": o.ranked}
+    return out
+
+
+def default_outcomes(strategy: dict[str, Any], k: int) -> dict[str, dict[str, Any]]:
+    """Per question id, as ``winner_outcomes``, from a compare JSON's strategy entry."""
+    return {q["id"]: {"hit": q["rank"] is not None and q["rank"] <= k,
+                      "tokens": sum(r["tokens"] for r in q["results"][:k])}
+            for q in strategy["per_question"]}
+
+
+def check(tune: dict[str, Any], compare: dict[str, Any], questions: list) -> dict[str, Any]:
+    k, winner = tune["k"], tune["winner"]
+    if compare["k"] != k:
+        raise SystemExit(f"the tune searched top {k}, the compare top {compare['k']}")
+    asked = [q for q in questions if q.answerable]
+    ids = {q["id"] for q in compare["strategies"][0]["per_question"]}
+    if {q.id for q in asked} != ids:
+        raise SystemExit(f"the tune's slice has {len(asked)} answerable questions, the compare's {len(ids)}: "
+                         "not the same questions")
+    modes = list(dict.fromkeys([winner["mode"], compare["mode"]]))
+    pairs, budgets = [], {s["name"] + " @" + compare["mode"]: s["budgets"] for s in compare["strategies"]}
+    for mode in modes:
+        mine = winner_outcomes(Path(winner["index"]), asked, k, mode)
+        label = f"{winner['spec']} @{mode}"
+        budgets[label] = {str(b): score_at([m["ranked"] for m in mine.values()], b).to_dict()
+                          for b in compare["budgets"]}
+        for s in compare["strategies"]:
+            theirs = default_outcomes(s, k)
+            order = sorted(mine)
+            c = compare_hits(label, [mine[i]["hit"] for i in order],
+                             f"{s['name']} @{compare['mode']}", [theirs[i]["hit"] for i in order])
+            pairs.append({**c.to_dict(), "same_search": mode == compare["mode"],
+                          "winner_tokens_per_question": round(sum(m["tokens"] for m in mine.values()) / len(mine), 1),
+                          "other_tokens_per_question": round(sum(t["tokens"] for t in theirs.values()) / len(theirs), 1),
+                          "at_least_as_good": not (c.significant and c.ci_high < 0)})
+    return {"k": k, "questions": len(asked), "winner": winner["label"], "compare_mode": compare["mode"],
+            "model": {"tune": tune["model"], "compare": compare["model"]}, "pairs": pairs,
+            "budgets": budgets,
+            "holds": all(p["at_least_as_good"] for p in pairs if p["same_search"])}
+
+
+def table(result: dict[str, Any]) -> str:
+    out = [f"Tune's winner ({result['winner']}) against every default strategy of `scale_compare.py`'s run "
+           f"on the same slice: all {result['questions']} answerable questions, top {result['k']}, paired "
+           f"(exact McNemar test, 95% bootstrap interval of the difference). Rows at the defaults' search "
+           f"method ({result['compare_mode']}) compare like with like; a row at another search method says so.", "",
+           "| winner | default | hits@k winner | default | only winner | only default | p | interval | tokens/question winner | default | verdict |",
+           "|---|---|---:|---:|---:|---:|---:|---|---:|---:|---|"]
+    for p in result["pairs"]:
+        note = "" if p["same_search"] else " (other search method)"
+        out.append(f"| {p['best']}{note} | {p['other']} | {p['best_hits']} | {p['other_hits']} | {p['only_best']} | "
+                   f"{p['only_other']} | {p['p_value']:.3g} | {p['ci'][0]:+.1%} to {p['ci'][1]:+.1%} | "
+                   f"{p['winner_tokens_per_question']:,.0f} | {p['other_tokens_per_question']:,.0f} | {p['verdict']} |")
+    names = list(result["budgets"])
+    sizes = list(result["budgets"][names[0]])
+    out += ["", "Hits at equal tokens sent (each may send its ranked results while they fit in T tokens "
+                "per question; not paired: the compare's JSON keeps no deep list per question):", "",
+            "| T tokens | " + " | ".join(names) + " |", "|---:|" + "---:|" * len(names)]
+    for t in sizes:
+        out.append(f"| {int(t):,} | " + " | ".join(str(result["budgets"][n][t]["hits"]) for n in names) + " |")
+    out += ["", "At the same search method the winner is " + (
+        "at least as good as every default (ahead, or tied within noise)." if result["holds"]
+        else "worse than a default by more than noise: see the rows above.")]
+    return "\n".join(out) + "\n"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sample", type=int, default=4, help="the slice both runs took (every n-th file)")
+    ap.add_argument("--tune-dir", type=Path, help="the tune's folder (default /tmp/seamcut-scale-tune-N): "
+                                                   "its questions.yaml")
+    a = ap.parse_args()
+    results = ROOT / "benchmarks" / "results"
+    name = "" if a.sample == 1 else f"_sample{a.sample}"
+    tune = json.loads((results / f"scale_tune{name}.json").read_text(encoding="utf-8"))
+    compare = json.loads((results / f"scale_compare{name}.json").read_text(encoding="utf-8"))
+    folder = a.tune_dir or Path(f"/tmp/seamcut-scale-tune-{a.sample}")
+    result = check(tune, compare, load_questions(folder / "questions.yaml"))
+    out = results / f"scale_tune{name}_check"
+    out.with_suffix(".json").write_text(json.dumps(result, indent=1, ensure_ascii=False), encoding="utf-8")
+    out.with_suffix(".md").write_text(table(result), encoding="utf-8")
+    print(table(result) + f"wrote {out}.json, .md")
+
+
+if __name__ == "__main__":
+    main()
