@@ -40,7 +40,8 @@ def test_structure_and_parent_child_at_least_match_fixed(tmp_path, documents):
 
 def test_a_lead_bought_with_tokens_shrinks_at_equal_tokens(tmp_path, documents):
     questions = load_questions(HELPLINE / "questions.yaml")
-    result = compare(documents, questions, strategies=["fixed:size=96", "fixed:size=384"], k=2,
+    # fixed at its default 300 tokens: its vectors are in the cache from the test above
+    result = compare(documents, questions, strategies=["fixed:size=96", "fixed"], k=2,
                      embedder=load_embedder(None, cache=True), workdir=tmp_path, progress=False)
     short, long = result.strategies
     at = result.budget
@@ -48,7 +49,7 @@ def test_a_lead_bought_with_tokens_shrinks_at_equal_tokens(tmp_path, documents):
            for s in result.strategies}, "budget", at)
     # the default budget: the median (here the mean) of the two strategies' tokens per question at 2
     assert at == round((short.tokens_per_question + long.tokens_per_question) / 2)
-    assert long.tokens_per_question > 3 * short.tokens_per_question
+    assert long.tokens_per_question > 2.5 * short.tokens_per_question
     lead_at_k = long.hits - short.hits
     assert lead_at_k > 0  # more text per question, more answers in it
     assert long.at_budget(at).hits - short.at_budget(at).hits < lead_at_k
