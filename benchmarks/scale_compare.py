@@ -52,6 +52,16 @@ def take_slice(corpus: Path, sample: int, folder: Path) -> tuple[list[Path], lis
     return files, kept, pages
 
 
+def run_for_json(cmd: list[str], env: dict[str, str], result: Path) -> int:
+    """Run a seamcut command that writes ``result``; its exit code, 0 or 1 (1: some files failed,
+    which the JSON names: the results are kept). Exits where it wrote no JSON."""
+    result.unlink(missing_ok=True)
+    rc = subprocess.run(cmd, env=env).returncode
+    if rc not in (0, 1) or not result.is_file():
+        sys.exit(f"{' '.join(cmd[2:4])} exited {rc} without writing {result}")
+    return rc
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sample", type=int, default=1, help="every n-th file only (a slice; 1: all)")
@@ -77,10 +87,7 @@ def main() -> None:
            *flags]
     print(" ".join(cmd), flush=True)
     t0 = time.monotonic()
-    (out / "compare.json").unlink(missing_ok=True)
-    rc = subprocess.run(cmd, env={**os.environ, "OMP_NUM_THREADS": "1"}).returncode
-    if rc not in (0, 1) or not (out / "compare.json").is_file():  # 1: files failed, said in the JSON
-        sys.exit(f"seamcut compare exited {rc} without its JSON")
+    rc = run_for_json(cmd, {**os.environ, "OMP_NUM_THREADS": "1"}, out / "compare.json")
     wall = time.monotonic() - t0
     run = json.loads((out / "compare.json").read_text(encoding="utf-8"))
     run["slice"] = {"corpus": str(corpus), "sample": a.sample, "files": len(files), "pages": pages,

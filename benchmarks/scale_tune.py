@@ -19,7 +19,6 @@ import argparse
 import json
 import os
 import shutil
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -32,7 +31,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 sys.path.insert(0, str(ROOT / "src"))
 
 from scale import FULL_PAGES, make_corpus  # noqa: E402
-from scale_compare import take_slice  # noqa: E402
+from scale_compare import run_for_json, take_slice  # noqa: E402
 
 from seamcut.cache import default_cache_dir  # noqa: E402
 
@@ -120,10 +119,7 @@ def main() -> None:
         print(f"{len(files)} files, {pages:,} pages, {len(questions)} questions\n" + " ".join(cmd), flush=True)
         env = {**os.environ, "OMP_NUM_THREADS": "1", "SEAMCUT_CACHE": str(cold_cache(out))}
         t0 = time.monotonic()
-        (out / "tune.json").unlink(missing_ok=True)
-        rc = subprocess.run(cmd, env=env).returncode
-        if rc not in (0, 1) or not (out / "tune.json").is_file():  # 1: files failed, said in the JSON
-            sys.exit(f"seamcut tune exited {rc} without its JSON")
+        rc = run_for_json(cmd, env, out / "tune.json")
         data = json.loads((out / "tune.json").read_text(encoding="utf-8"))
         data["slice"] = {"corpus": str(corpus), "sample": a.sample, "files": len(files), "pages": pages,
                          "questions": len(questions), "wall_seconds": round(time.monotonic() - t0, 1),
