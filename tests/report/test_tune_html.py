@@ -273,6 +273,14 @@ def test_chunkings_judged_on_different_files_is_a_visible_warning(data):
     assert "Not like with like" not in render_tune(data)
 
 
+def test_a_file_that_could_not_be_read_is_named_on_the_page(data):
+    failed = copy.deepcopy(data)
+    failed["failures"] = ["docs/<scan>.pdf: needed more than 1536 MiB of memory (stopped; see --memory-cap)"]
+    html = render_tune(failed)
+    assert f'class="bad">Not read: {esc(failed["failures"][0])}' in html and "<scan>" not in html
+    assert "Not read:" not in render_tune(data)
+
+
 def test_empty_log():
     empty = tune_data(CHUNKINGS[:2], ["vector"], defaults=[])
     empty.update(rounds=[], log=[], points=[], pareto=[], winner=None, defaults=[])

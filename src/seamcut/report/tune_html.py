@@ -78,6 +78,8 @@ def _head(data: dict[str, Any]) -> str:
                f" {_count(len(data['rounds']), 'round')}.</p>")
     for gone in data.get("left_out", []):
         out.append(f'<p class="note">Left out: {esc(gone["spec"])}: {esc(gone["reason"])}.</p>')
+    for failure in data.get("failures", []):
+        out.append(f'<p class="bad">Not read: {esc(failure)}.</p>')
     for warning in data.get("warnings", []):
         out.append(f'<p class="bad">Not like with like: {esc(warning)}.</p>')
     tokens = f"{cost['embedded_tokens']:,}"
