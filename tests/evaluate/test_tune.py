@@ -228,6 +228,9 @@ def test_the_cost_counts_the_sentences_semantic_embeds_while_it_cuts(tmp_path):
     import seamcut
 
     docs, questions = make_corpus(tmp_path)
+    for f in sorted(docs.iterdir())[2:]:  # two documents are enough (CI time)
+        f.unlink()
+    questions = [q for q in questions if q.source in {"doc0.md", "doc1.md"}]
     probe = load_embedder(None, cache=tmp_path / "probe")
     sentences = 0
     for f in sorted(docs.iterdir()):
