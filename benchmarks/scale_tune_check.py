@@ -25,22 +25,19 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from seamcut.evaluate.budget import DEPTH, score_at  # noqa: E402
-from seamcut.evaluate.compare import _outcome  # noqa: E402
+from seamcut.build import BuildReport  # noqa: E402
+from seamcut.evaluate.compare import judge  # noqa: E402
 from seamcut.evaluate.questions import load_questions  # noqa: E402
 from seamcut.evaluate.significance import compare_hits  # noqa: E402
 from seamcut.index import Index  # noqa: E402
 
 
-def winner_outcomes(index_dir: Path, questions: list, k: int, mode: str) -> dict[str, dict[str, Any]]:
-    """Per question id: whether the winner's index answers it in its top ``k`` (``mode``), the
-    tokens those ``k`` results send, and its ``DEPTH``-deep ranked list (for the budgets)."""
-    index = Index(index_dir)
-    out = {}
-    for q in questions:
-        o = _outcome(q, index.search(q.question, k, mode=mode), index.search(q.question, max(k, DEPTH), mode=mode))
-        out[q.id] = {"hit": o.rank is not None, "tokens": o.tokens, "ranked": o.ranked}
-    return out
+def winner_outcomes(index_dir: Path, questions: list, k: int, mode: str) -> tuple[dict[str, dict[str, Any]], Any]:
+    """Per question id: whether the winner's index answers it in its top ``k`` (``mode``) and
+    the tokens those ``k`` results send; and the whole result (``compare.judge``'s, for the
+    budgets)."""
+    res = judge("winner", {}, Index(index_dir), questions, k, mode, BuildReport(), False)
+    return {o.question.id: {"hit": o.rank is not None, "tokens": o.tokens} for o in res.outcomes}, res
 
 
 def default_outcomes(strategy: dict[str, Any], k: int) -> dict[str, dict[str, Any]]:
@@ -62,10 +59,9 @@ def check(tune: dict[str, Any], compare: dict[str, Any], questions: list) -> dic
     modes = list(dict.fromkeys([winner["mode"], compare["mode"]]))
     pairs, budgets = [], {s["name"] + " @" + compare["mode"]: s["budgets"] for s in compare["strategies"]}
     for mode in modes:
-        mine = winner_outcomes(Path(winner["index"]), asked, k, mode)
+        mine, res = winner_outcomes(Path(winner["index"]), asked, k, mode)
         label = f"{winner['spec']} @{mode}"
-        budgets[label] = {str(b): score_at([m["ranked"] for m in mine.values()], b).to_dict()
-                          for b in compare["budgets"]}
+        budgets[label] = {str(b): res.at_budget(b).to_dict() for b in compare["budgets"]}
         for s in compare["strategies"]:
             theirs = default_outcomes(s, k)
             order = sorted(mine)
