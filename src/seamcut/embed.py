@@ -34,7 +34,7 @@ from abc import ABC, abstractmethod
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, Sequence
+from typing import Any, Callable, Literal, Sequence
 
 import numpy as np
 
@@ -638,7 +638,9 @@ class CachedEmbedder(Embedder):
     """An embedder whose vectors are kept in an ``EmbeddingCache``: only texts not seen before
     (for this embedder and kind) are computed. ``computed`` and ``hits`` count texts over the
     object's life (a text repeated within one call is computed once and counted once);
-    ``computed_tokens``: the model's tokens of the texts computed (what the model really ran on)."""
+    ``computed_tokens``: the model's tokens of the texts computed (what the model really ran on);
+    ``on_computed``: called (no arguments) after each batch computed and stored, e.g. to record
+    the cost so far."""
 
     def __init__(self, embedder: Embedder, cache: EmbeddingCache | str | os.PathLike[str] | None = None
                  ) -> None:
@@ -651,6 +653,7 @@ class CachedEmbedder(Embedder):
         self.computed = 0
         self.computed_tokens = 0
         self.hits = 0
+        self.on_computed: Callable[[], None] | None = None
 
     @property
     def sizer(self) -> Sizer | None:  # type: ignore[override]
@@ -688,6 +691,8 @@ class CachedEmbedder(Embedder):
             found.update(new)
             self.computed += len(missing)
             self.computed_tokens += sum(self.inner.count_tokens(missing, kind))
+            if self.on_computed is not None:
+                self.on_computed()
         return np.stack([found[k] for k in keys]).astype(np.float32)
 
     def worker_cpu_seconds(self) -> float:

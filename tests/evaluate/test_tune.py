@@ -14,6 +14,7 @@ from seamcut.embed import load_embedder
 from seamcut.evaluate.questions import Question
 from seamcut.evaluate.space import parse_space
 from seamcut.evaluate.tune import plan, tune, write_tune_json
+from seamcut.evaluate.tune_journal import Journal
 from seamcut.index import Index
 
 WORDS = ("river valley farmer seed rain soil harvest market price water canal village tractor "
@@ -143,8 +144,8 @@ def test_halving_finds_the_clear_winner_and_drops_the_hopeless_by_a_paired_test(
     assert all(set(d) == summary | {"comparison"} for d in saved["defaults"])
     assert set(saved["cost"]) == {"seconds", "embedded_tokens", "index_tokens", "index_equivalents",
                                   "search_tokens", "versus_tokens", "search_index_equivalents",
-                                  "stopped_early"}
-    assert saved["cost"]["stopped_early"] is None
+                                  "stopped_early", "runs"}
+    assert saved["cost"]["stopped_early"] is None and saved["cost"]["runs"] == 1
 
 
 def test_the_plan_is_the_rounds_the_search_runs(setup):
@@ -274,7 +275,8 @@ def test_the_cut_keeps_whole_chunkings_every_mode_of_the_best_third(monkeypatch,
             ("recursive:size=256", "text"): [True] * 2 + [False] * 10,
             ("fixed", "vector"): [True] * 2 + [False] * 10,
             ("fixed", "text"): [True] * 3 + [False] * 9}
-    search = tune_module._Search(tmp_path, None, "default", 4, ReadOptions(), None, Limits(), False, None)
+    search = tune_module._Search(tmp_path, None, "default", 4, ReadOptions(), None, Limits(), False, None,
+                                 Journal(tmp_path, "cut"))
     search.rounds = [{"round": 1}]
     judged = [tune_module._Judged(Candidate(parse_spec(spec), mode), _Hits(h), None, 0, 0.0)
               for (spec, mode), h in hits.items()]
@@ -302,7 +304,8 @@ def test_chunkings_judged_on_different_files_are_said_to_be(tmp_path):
     from seamcut.evaluate.space import Candidate
     from seamcut.strategies.spec import parse_spec
 
-    search = tune_module._Search(tmp_path, None, "default", 4, ReadOptions(), None, Limits(), False, None)
+    search = tune_module._Search(tmp_path, None, "default", 4, ReadOptions(), None, Limits(), False, None,
+                                 Journal(tmp_path, "cut"))
     docs = [str(tmp_path / f"d{i}.pdf") for i in range(3)]
     judged = [tune_module._Judged(Candidate(parse_spec(spec), mode), _Hits([True]), None, 0, 0.0, files=n)
               for spec, n in (("fixed", 2), ("structure", 3)) for mode in ("vector", "text")]

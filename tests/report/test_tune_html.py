@@ -333,3 +333,10 @@ def test_the_page_loads_in_a_browser(data, tmp_path):
     assert len(widths) == 3 and all(w > 300 for w in widths)
     assert SCREENSHOT.stat().st_size > 10_000
 
+
+
+def test_a_resumed_search_says_its_cost_is_all_its_runs(data):
+    resumed = copy.deepcopy(data)
+    resumed["cost"]["runs"] = 3
+    assert "in 3 runs (stopped and resumed; the cost is theirs together)" in render_tune(resumed)
+    assert "stopped and resumed" not in render_tune(data)

@@ -70,7 +70,8 @@ def print_tune(data: dict[str, Any]) -> None:
     c = data["cost"]
     eq = ("" if c["index_equivalents"] is None
           else f" ({c['index_equivalents']:g} x one index's {c['index_tokens']:,})")
-    err.print(f"cost: {c['seconds']:.0f} s, {c['embedded_tokens']:,} tokens embedded{eq}")
+    runs = f" over {c['runs']} runs (stopped and resumed)" if c.get("runs", 1) > 1 else ""
+    err.print(f"cost: {c['seconds']:.0f} s, {c['embedded_tokens']:,} tokens embedded{eq}{runs}")
     if c.get("versus_tokens"):
         times = ("" if c.get("search_index_equivalents") is None
                  else f" ({c['search_index_equivalents']:g} x one index)")

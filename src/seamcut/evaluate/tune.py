@@ -22,7 +22,10 @@ A chunking's index is built once per round and searched in each mode; an index g
 to round (the last round's folder copied and the added files indexed into it, nothing cut or
 embedded again), and one ``CachedEmbedder`` means no text is embedded twice, across rounds,
 chunkings and runs. Folders are kept per document set, so a second run finds every round's
-index as it left it and only searches.
+index as it left it and only searches. A search stopped before its end (killed, the machine
+gone) is resumed by the next run of it: its indexes resume where they stopped, and its cost so
+far (tokens embedded, seconds), kept in the folder's journal (``tune_journal``), is carried on
+into the result's ``cost``, whose ``runs`` says how many runs the search took.
 """
 from __future__ import annotations
 
@@ -33,9 +36,10 @@ import random
 import shlex
 import shutil
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from ..build import cutting_pool
 from ..catalog import Catalog
@@ -54,6 +58,7 @@ from .pareto import pareto_front
 from .questions import Question, source_matches
 from .significance import compare_hits
 from .space import Candidate, Space, default_space, over_model
+from .tune_journal import Journal, Spent
 
 #: the fewest tune questions a halving round is judged on (or all, where there are fewer)
 MIN_QUESTIONS = 8
@@ -221,14 +226,16 @@ def tune(documents: Sequence[str | Path], questions: Sequence[Question], *, embe
          limits: Limits = Limits()) -> TuneResult:
     """Search ``space`` (default: ``default_space()``) for the chunking and search mode that
     serve ``questions`` best over ``documents`` (files and folders), indexes under
-    ``workdir/index/SPEC/DOCUMENT-SET``.
+    ``workdir/index/SPEC/DOCUMENT-SET`` and the search's journal in ``workdir`` (a stopped
+    search is resumed by the next call with the same ``workdir`` and arguments).
 
     ``held_out``: the share of the answerable questions held out (seeded by ``seed``); ``eta``:
     how much each round grows and cuts; ``token_budget``: tokens sent per question "best" is
     judged at (None: the median tokens per question at ``k`` of the round-1 candidates);
     ``minutes``: wall-clock time allowed (None: no limit): rounds are planned from the time the
     last one took, and where time runs out the search stops and reports the best so far, with
-    ``cost["stopped_early"]`` saying what was not done; ``exhaustive``: every candidate on every
+    ``cost["stopped_early"]`` saying what was not done (a resumed search's earlier runs count
+    against it); ``exhaustive``: every candidate on every
     document and tune question in one round; ``finalists``: how many of the last halving round's
     best candidates bring their chunking (every mode) to the final round; ``defaults``: the
     strategies whose defaults (hybrid) reach the final round and are tested against the winner
@@ -247,12 +254,15 @@ def tune(documents: Sequence[str | Path], questions: Sequence[Question], *, embe
     space, versus, left_out, paths = setup.space, setup.versus, setup.left_out, setup.paths
     tune_qs, held_qs, candidates, schedule = setup.tune_qs, setup.held_qs, setup.candidates, setup.plan
     halving = schedule.halving
-    search = _Search(Path(workdir), embedder, model, k, read_options, catalog, limits, progress,
-                     None if minutes is None else started + 60 * minutes)
+    journal = Journal(Path(workdir), _search_key(setup, k, model, seed, held_out, eta, exhaustive, finalists,
+                                                 token_budget, read_options))
+    deadline = None if minutes is None else started + 60 * minutes - journal.earlier_seconds
+    search = _Search(Path(workdir), embedder, model, k, read_options, catalog, limits, progress, deadline, journal)
     search.every = len(paths)
     before = search.embedded_tokens()
 
-    with cutting_pool(limits, len(paths)) as search.pool:  # started once for every build
+    # the pool is started once for every build; the journal records each batch of vectors computed
+    with cutting_pool(limits, len(paths)) as search.pool, _recording(embedder, search.record):
         budget = token_budget
         previous: list[_Judged] = []
         alive = candidates
@@ -295,9 +305,10 @@ def tune(documents: Sequence[str | Path], questions: Sequence[Question], *, embe
     result = _result(search, space, scored, budget, k, model, seed, paths, documents, versus,
                      {"tune": len(tune_qs), "held_out": len(held_qs),
                       "no_answer": len(questions) - len(tune_qs) - len(held_qs)},
-                     time.perf_counter() - started, search.embedded_tokens() - before,
-                     stopped)
+                     time.perf_counter() - started + journal.earlier_seconds,
+                     search.embedded_tokens() - before + journal.earlier_tokens, stopped, journal.runs)
     result.left_out = left_out
+    journal.finish()
     return result
 
 
@@ -401,6 +412,31 @@ def plan(documents: Sequence[str | Path], questions: Sequence[Question], *, spac
             "left_out": setup.left_out}
 
 
+@contextmanager
+def _recording(embedder: Embedder, record: Callable[[], None]) -> Iterator[None]:
+    """``record`` called after each batch ``embedder`` computes (a ``CachedEmbedder``; others
+    have no counter to record)."""
+    if not hasattr(embedder, "on_computed"):
+        yield
+        return
+    embedder.on_computed = record
+    try:
+        yield
+    finally:
+        embedder.on_computed = None
+
+
+def _search_key(setup: _SetUp, k: int, model: str, seed: int, held_out: float, eta: int, exhaustive: bool,
+                finalists: int, token_budget: int | None, read_options: ReadOptions) -> str:
+    """What makes two runs the same search, for the journal: the files, the questions and the
+    settings (not the time budget: a stopped search may be resumed with another)."""
+    import hashlib
+    parts = [sorted(setup.paths), [(q.id, q.question) for q in setup.tune_qs + setup.held_qs],
+             [c.label for c in setup.candidates], [c.label for c in setup.versus],
+             [k, model, seed, held_out, eta, exhaustive, finalists, token_budget, repr(read_options)]]
+    return hashlib.sha256(json.dumps(parts, ensure_ascii=False).encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
 def _halving_rounds(n: int, questions: int, finalists: int, eta: int) -> int:
     """How many halving rounds: the cuts by ``eta`` that bring ``n`` candidates down to
     ``finalists``, but no more than the rounds whose questions still grow by ``eta`` from
@@ -440,8 +476,10 @@ class _Search:
     """Builds the rounds' indexes and judges candidates on them, keeping the log."""
 
     def __init__(self, work: Path, embedder: Embedder, model: str, k: int, read_options: ReadOptions,
-                 catalog: Catalog | None, limits: Limits, progress: bool, deadline: float | None) -> None:
+                 catalog: Catalog | None, limits: Limits, progress: bool, deadline: float | None,
+                 journal: Journal) -> None:
         self.work, self.embedder, self.model, self.k = work, embedder, model, k
+        self.journal = journal
         self.read_options, self.catalog, self.limits = read_options, catalog, limits
         self.progress, self.deadline = progress, deadline
         self.folders: dict[str, Path] = {}        # chunking label -> its last round's index folder
@@ -464,6 +502,10 @@ class _Search:
         and the sentences ``semantic`` embedded in the cutting workers."""
         return getattr(self.embedder, "computed_tokens", 0) + self.cut_tokens
 
+    def record(self) -> None:
+        """The work so far, in the journal."""
+        self.journal.progress(self.embedded_tokens())
+
     def out_of_time(self) -> bool:
         return self.deadline is not None and time.perf_counter() > self.deadline
 
@@ -480,6 +522,7 @@ class _Search:
         the round was finished (False: the time budget ran out)."""
         t0 = time.perf_counter()
         tokens0 = self.embedded_tokens()
+        carried = Spent()  # what earlier runs of this search spent on this round
         chunkings: dict[str, list[Candidate]] = {}
         for c in candidates:
             chunkings.setdefault(c.spec.label, []).append(c)
@@ -492,18 +535,21 @@ class _Search:
                 if self.out_of_time() and (judged or self.judged):  # one chunking at least
                     done = False
                     break
-                before = self.embedded_tokens()
-                judged += self._chunking(group[0].spec, group, docs, asked, held, digests)
-                self.chunking_tokens[(number, label)] = self.embedded_tokens() - before
+                piece = f"round {number}: {label}"
+                earlier = self.journal.carried(piece)
+                self.journal.start(piece, self.embedded_tokens())
+                judged += self._chunking(group[0].spec, group, docs, asked, held, digests, earlier.seconds)
+                self.chunking_tokens[(number, label)] = self.journal.done(self.embedded_tokens()).tokens
+                carried = Spent(carried.tokens + earlier.tokens, carried.seconds + earlier.seconds)
                 bar.advance(label=label)
-        seconds = time.perf_counter() - t0
+        seconds = time.perf_counter() - t0 + carried.seconds
         self._same_files(number, docs, judged)
         if judged:
             self.rate = seconds / (len(judged) * max(1, len(asked) + len(held)))
         self.rounds.append({"round": number, "documents": len(docs), "questions": len(asked),
                             "candidates": len(candidates), "kept": len(judged),  # until the cut
                             "seconds": round(seconds, 3),
-                            "embedded_tokens": self.embedded_tokens() - tokens0})
+                            "embedded_tokens": self.embedded_tokens() - tokens0 + carried.tokens})
         for j in judged:
             j.row = {"round": number, **_row(j, len(docs)),
                      "chunking_tokens": self.chunking_tokens.get((number, j.candidate.spec.label), 0),
@@ -513,14 +559,19 @@ class _Search:
         return judged, done
 
     def _chunking(self, spec: StrategySpec, group: list[Candidate], docs: list[str],
-                  asked: list[Question], held: list[Question], digests: Digests) -> list[_Judged]:
+                  asked: list[Question], held: list[Question], digests: Digests,
+                  earlier: float = 0.0) -> list[_Judged]:
         """One chunking's index over ``docs`` (grown from its last round's), searched in each
-        mode of ``group``."""
-        t0 = time.perf_counter()
+        mode of ``group``; ``earlier``: seconds earlier runs of the search spent on it."""
+        t0 = time.perf_counter() - earlier
         folder = self.work / "index" / spec.slug / _docset(docs)
         last = self.folders.get(spec.label)
         if last is not None and last != folder and last.is_dir() and not folder.exists():
-            shutil.copytree(last, folder)  # grown, not rebuilt: only the added files are indexed
+            # grown, not rebuilt: only the added files are indexed; copied whole or not at all
+            partial = folder.with_name(folder.name + ".copying")
+            shutil.rmtree(partial, ignore_errors=True)
+            shutil.copytree(last, partial)
+            partial.rename(folder)
         index, report, _ = index_files(folder, spec, spec.options, docs, self.embedder, self.model,
                                        self.read_options, self.catalog, self.limits, False, digests,
                                        self.pool)
@@ -646,7 +697,7 @@ def _row(j: _Judged, documents: int) -> dict[str, Any]:
 def _result(search: _Search, space: Space, scored: list[_Judged], budget: int, k: int, model: str,
             seed: int, paths: list[str], given: Sequence[str | Path], versus: list[Candidate],
             questions: dict[str, int],
-            seconds: float, embedded: int, stopped: str | None) -> TuneResult:
+            seconds: float, embedded: int, stopped: str | None, runs: int = 1) -> TuneResult:
     """The result from the last round judged: its points (tune and held-out figures), the front,
     the winner and the defaults against it."""
     for j in search.judged:  # every row scored at the budget, known only after round 1
@@ -669,7 +720,7 @@ def _result(search: _Search, space: Space, scored: list[_Judged], budget: int, k
             "index_equivalents": round(embedded / index_tokens, 3) if index_tokens else None,
             "search_tokens": searching, "versus_tokens": search.versus_tokens,
             "search_index_equivalents": round(searching / index_tokens, 3) if index_tokens else None,
-            "stopped_early": stopped}
+            "stopped_early": stopped, "runs": runs}
     read = [p for p in paths if not any(f.startswith(p) for f in search.failures)]
     return TuneResult(k, model, seed, budget, questions, read, space, search.rounds, search.log, points,
                       _summary(best, budget, given, model), versus, cost, [str(d) for d in given],

@@ -88,6 +88,8 @@ def _head(data: dict[str, Any]) -> str:
                  if cost.get("index_tokens") and _num(cost.get("index_equivalents")) is not None else "")
     ending = ("it stopped early (above)" if cost.get("stopped_early")
               else "it finished the whole search")
+    if cost.get("runs", 1) > 1:
+        ending += f", in {cost['runs']} runs (stopped and resumed; the cost is theirs together)"
     out.append(f"<p><b>Cost:</b> {_duration(cost['seconds'])} and {tokens} tokens embedded{per_index};"
                f" {ending}.{_split(cost)}</p>")
     if not q["held_out"]:
