@@ -11,7 +11,8 @@ documents of the usual cache (reading and OCR are not in the cost in tokens, and
 pages take minutes). Writes `benchmarks/results/scale_tune_sampleN.json` (tune's JSON and the
 slice), `.md` (the rounds and their cost, the final table, the winner against each default) and
 `.html` (tune's report, with its Pareto plot). `--render` redraws the .md from the results
-JSON without running.
+JSON without running. `--resume` goes on with a search a kill stopped (a whole-corpus search
+takes longer than a session): the cache is kept and tune carries the cost on.
 """
 from __future__ import annotations
 
@@ -38,12 +39,13 @@ from seamcut.cache import default_cache_dir  # noqa: E402
 DEFAULT_FLAGS = ["--model", "e5-torch"]
 
 
-def cold_cache(out: Path) -> Path:
-    """A cache root whose embeddings folder is empty and whose parsed documents are the usual
-    cache's (linked)."""
+def cold_cache(out: Path, resume: bool = False) -> Path:
+    """A cache root whose embeddings folder is empty (``resume``: as a stopped run left it) and
+    whose parsed documents are the usual cache's (linked)."""
     root = out / "cache"
-    shutil.rmtree(root / "embeddings", ignore_errors=True)
-    (root / "embeddings").mkdir(parents=True)
+    if not resume:
+        shutil.rmtree(root / "embeddings", ignore_errors=True)
+    (root / "embeddings").mkdir(parents=True, exist_ok=True)
     docs = default_cache_dir("documents")
     docs.mkdir(parents=True, exist_ok=True)
     link = root / "documents"
@@ -63,7 +65,8 @@ def table(data: dict[str, Any]) -> str:
     out = [f"Slice: every {s['sample']}th file of the scale corpus: {s['files']} files, {s['pages']:,} pages; "
            f"{q['tune']} tune and {q['held_out']} held-out questions ({q['no_answer']} without an answer); "
            f"top {data['k']}, model {data['model']}, budget {data['budget']} tokens per question; "
-           f"flags {' '.join(s['flags'])}; wall time {s['wall_seconds'] / 60:.1f} min on this machine.", "",
+           f"flags {' '.join(s['flags'])}; wall time {c['seconds'] / 60:.1f} min on this machine"
+           + (f" over {c['runs']} runs (stopped and resumed)." if c.get("runs", 1) > 1 else "."), "",
            "| round | documents | questions | candidates | chunkings | kept | tokens embedded | x one index | minutes |",
            "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in data["rounds"]:
@@ -100,6 +103,9 @@ def main() -> None:
     ap.add_argument("--sample", type=int, default=16, help="every n-th file only (1: all)")
     ap.add_argument("--out", type=Path, help="the tune's folder (default /tmp/seamcut-scale-tune-N)")
     ap.add_argument("--render", action="store_true", help="redraw the .md from the results JSON, no run")
+    ap.add_argument("--resume", action="store_true",
+                    help="go on with a search that was stopped (killed): its embedding cache is kept, and "
+                         "tune's journal in OUT/work carries its cost on (cost.runs counts the runs)")
     ap.add_argument("extra", nargs="*", help="more `seamcut tune` flags, after --")
     a = ap.parse_args()
     out = a.out or Path(f"/tmp/seamcut-scale-tune-{a.sample}")
@@ -117,7 +123,7 @@ def main() -> None:
                "--catalog", str(corpus / "catalog.csv"), "--out", str(out / "work"),
                "--json", str(out / "tune.json"), "--report", str(out / "tune.html"), *flags]
         print(f"{len(files)} files, {pages:,} pages, {len(questions)} questions\n" + " ".join(cmd), flush=True)
-        env = {**os.environ, "OMP_NUM_THREADS": "1", "SEAMCUT_CACHE": str(cold_cache(out))}
+        env = {**os.environ, "OMP_NUM_THREADS": "1", "SEAMCUT_CACHE": str(cold_cache(out, a.resume))}
         t0 = time.monotonic()
         rc = run_for_json(cmd, env, out / "tune.json")
         data = json.loads((out / "tune.json").read_text(encoding="utf-8"))
