@@ -540,17 +540,19 @@ def judge(name: str, options: dict[str, Any], index: Index, questions: Sequence[
           mode: str, build: BuildReport, progress: bool, sizes: list[int] | None = None) -> StrategyResult:
     """One strategy's index scored in one search ``mode``: its chunks' sizes (``sizes`` where the
     caller read them already), and every question searched (top ``k``, and ``DEPTH`` deep for
-    the budgets)."""
+    the budgets: one search where the top ``k`` of the deep one is the same)."""
     sizes = chunk_tokens(index) if sizes is None else sizes
     res = StrategyResult(name, options, len(sizes), sizes, build.seconds_of("cut"),
                          build.seconds_of("embed", busy=True),
                          build.seconds_of("write", "text index", busy=True), build=build)
+    # one ranking (vectors or words) gives the same top k however deep it is searched, so the
+    # deep search's top k is the search at k; hybrid fuses deeper candidate lists when searched
+    # deeper, and a parent-child hit lists the children found, so those are searched at k too
+    once = mode != "hybrid" and "parents" not in index.store.tables()
     with Steps(len(questions), f"searching {name}", progress) as bar:
         for q in questions:
-            hits = index.search(q.question, k, mode=mode)  # type: ignore[arg-type]
-            # searched again for the budgets: a deeper search fuses deeper candidate lists, so
-            # its top k may differ from the search at k, which stays the one scored at k
             deep = index.search(q.question, max(k, DEPTH), mode=mode)  # type: ignore[arg-type]
+            hits = deep[:k] if once else index.search(q.question, k, mode=mode)  # type: ignore[arg-type]
             outcome = _outcome(q, hits, deep)
             (res.outcomes if q.answerable else res.no_answer).append(outcome)
             bar.advance()
