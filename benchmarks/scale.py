@@ -86,8 +86,7 @@ def make_corpus(pages: int) -> Path:
 
 
 def run_index(corpus: Path, db: Path, strategy: str, cache: Path, stats: Path,
-              extra: list[str]) -> tuple[float, Sampler, str]:
-    catalog = corpus / "catalog.csv"
+              extra: list[str], catalog: Path) -> tuple[float, Sampler, str]:
     cmd = [sys.executable, "-m", "seamcut.cli", "index", str(corpus), "--db", str(db), "--strategy",
            strategy, "--stats", str(stats), *(["--catalog", str(catalog)] if catalog.is_file() else []),
            *extra]
@@ -203,14 +202,15 @@ def main() -> None:
     ap.add_argument("extra", nargs="*", help="more `seamcut index` flags, after --")
     a = ap.parse_args()
     corpus = source = a.corpus or make_corpus(a.pages)
+    # the corpus's own catalog, also for a slice: a catalog's rows must lie in its folder, and the
+    # slice's files are links to the corpus folder
+    catalog = source / "catalog.csv"
     slice_dir = None
     if a.sample > 1:  # every n-th file, by name: the same mix of kinds and languages
         slice_dir = tempfile.TemporaryDirectory(prefix="seamcut-slice-")
         files = sorted(f for f in corpus.iterdir() if f.suffix == ".pdf")[::a.sample]
         for f in files:
             (Path(slice_dir.name) / f.name).symlink_to(f)
-        if (corpus / "catalog.csv").is_file():
-            (Path(slice_dir.name) / "catalog.csv").symlink_to(corpus / "catalog.csv")
         print(f"slice: every {a.sample}th file of {corpus}: {len(files)} files", flush=True)
         corpus = Path(slice_dir.name)
     a.out.parent.mkdir(parents=True, exist_ok=True)
@@ -219,7 +219,7 @@ def main() -> None:
             else Path(tmp) / "cache"
         stats_path = Path(tmp) / "stats.json"
         print(f"indexing {corpus} ({a.strategy}) ...", flush=True)
-        wall, sampler, err = run_index(corpus, Path(tmp) / "db", a.strategy, cache, stats_path, a.extra)
+        wall, sampler, err = run_index(corpus, Path(tmp) / "db", a.strategy, cache, stats_path, a.extra, catalog)
         stats = json.loads(stats_path.read_text(encoding="utf-8"))
     res = summarise(stats, wall, sampler, a.pages)
     if slice_dir is not None:
