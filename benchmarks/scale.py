@@ -36,40 +36,46 @@ ROOT = Path(__file__).resolve().parents[1]
 FULL_PAGES = 9000
 
 
-def tree_memory(pid: int) -> tuple[int, int]:
-    """(RSS, PSS) in bytes of a process and all its descendants."""
+def tree_memory(pid: int) -> tuple[int, int, list[tuple[str, int, int]]]:
+    """(RSS, PSS) in bytes of a process and all its descendants, and each process's
+    (name, RSS, PSS)."""
     import psutil
     try:
         top = psutil.Process(pid)
         family = [top] + top.children(recursive=True)
     except psutil.Error:
-        return 0, 0
-    rss = pss = 0
+        return 0, 0, []
+    each = []
     for p in family:
         try:
             info = p.memory_full_info()
-            rss += info.rss
-            pss += getattr(info, "pss", info.rss)
+            each.append((f"{p.pid} {p.name()}", info.rss, getattr(info, "pss", info.rss)))
         except psutil.Error:
             pass
-    return rss, pss
+    return sum(r for _, r, _ in each), sum(s for _, _, s in each), each
 
 
 class Sampler(threading.Thread):
-    """Samples a process tree's memory every ``every`` seconds until ``stop``."""
+    """Samples a process tree's memory every ``every`` seconds until ``stop``; ``at_peak``: each
+    process's (name, RSS MiB, PSS MiB) in the sample of the highest RSS sum."""
 
     def __init__(self, pid: int, every: float = 0.25) -> None:
         super().__init__(daemon=True)
         self.pid, self.every = pid, every
         self.samples: list[tuple[float, int, int]] = []
+        self.at_peak: list[tuple[str, int, int]] = []
         self.done = threading.Event()
 
     def run(self) -> None:
         t0 = time.monotonic()
+        peak = 0
         while not self.done.wait(self.every):
-            rss, pss = tree_memory(self.pid)
+            rss, pss, each = tree_memory(self.pid)
             if rss:
                 self.samples.append((time.monotonic() - t0, rss, pss))
+            if rss > peak:
+                peak = rss
+                self.at_peak = [(name, round(r / 2**20), round(s / 2**20)) for name, r, s in each]
 
 
 def make_corpus(pages: int) -> Path:
@@ -139,6 +145,7 @@ def summarise(stats: dict, wall: float, sampler: Sampler, corpus_pages: int) -> 
         "stages": rows, "corpus_pages": corpus_pages,
         "extrapolated_9000_pages_hours": round(stats["seconds"] * scale / 3600, 2) if scale else None,
         "memory": [(round(t, 2), round(r / 2**20), round(p / 2**20)) for t, r, p in sampler.samples],
+        "at_peak_rss": sampler.at_peak,
     }
 
 
@@ -157,7 +164,9 @@ def markdown(res: dict, strategy: str, corpus: Path) -> str:
               f"- parallel efficiency: {res['cpu_seconds']} CPU s over {res['cores']} cores in "
               f"{res['build_seconds']} s = **{100 * (res['parallel_efficiency'] or 0):.0f}%** (target >= 85%)",
               f"- peak memory of the whole run: **{res['peak_rss_mib']:,} MiB RSS** "
-              f"(every process summed), {res['peak_pss_mib']:,} MiB PSS (target < 2,048)"]
+              f"(every process summed), {res['peak_pss_mib']:,} MiB PSS (target < 2,048)",
+              "- at the RSS peak (process: RSS / PSS MiB): " + ", ".join(
+                  f"{name} {r:,} / {p:,}" for name, r, p in res.get("at_peak_rss", []))]
     if res["pages"] and res["pages"] < FULL_PAGES:
         lines.append(f"- scaled to {FULL_PAGES:,} pages at the same pages/s: "
                      f"**{res['extrapolated_9000_pages_hours']} h**")

@@ -36,6 +36,15 @@ def test_the_product_is_taken_per_strategy_and_bad_combinations_are_counted(tmp_
     assert len(space.candidates()) == 2 * len(labels)
 
 
+def test_a_chunkings_label_does_not_depend_on_the_order_its_options_are_written():
+    one = parse_space({"strategies": {"parent-child": {"parents": "blocks", "parent_size": 400, "size": 64},
+                                      "recursive": {"overlap": 0, "size": 32}}})
+    two = parse_space({"strategies": {"parent-child": {"size": 64, "parents": "blocks", "parent_size": 400},
+                                      "recursive": {"size": 32, "overlap": 0}}})
+    assert [s.label for s in one.chunkings] == [s.label for s in two.chunkings] == [
+        "parent-child:size=64:parent_size=400:parents=blocks", "recursive:size=32:overlap=0"]
+
+
 @pytest.mark.parametrize("text, says", [
     ("strategies:\n  chonk: {}\n", "strategies: unknown strategy 'chonk'"),
     ("strategies:\n  recursive: {sizes: [1]}\n", "strategies.recursive.sizes: recursive has no option 'sizes'"),

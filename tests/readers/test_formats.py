@@ -201,3 +201,23 @@ def test_documents_with_no_text_are_named_not_dropped(tmp_path):
     Image.new("L", (800, 600), 255).save(img)
     with pytest.raises(InputError, match="no text found"):
         read(img)
+
+
+def test_a_folder_is_read_with_its_linked_folders_once_each_and_broken_links_named(tmp_path):
+    from seamcut.readers import expand
+    elsewhere = tmp_path / "elsewhere"
+    (elsewhere / "deep").mkdir(parents=True)
+    (elsewhere / "deep" / "b.md").write_text("# B\n", encoding="utf-8")
+    top = tmp_path / "docs"
+    (top / ".hidden").mkdir(parents=True)
+    (top / "a.txt").write_text("a", encoding="utf-8")
+    (top / ".hidden" / "h.txt").write_text("h", encoding="utf-8")
+    (top / "notes.bin").write_bytes(b"\0")
+    (top / "linked").symlink_to(elsewhere)         # a linked folder is read
+    (top / "again").symlink_to(elsewhere)          # reached twice: walked once
+    (elsewhere / "loop").symlink_to(top)           # a loop of links ends
+    (top / "gone.txt").symlink_to(tmp_path / "nothing.txt")
+    got = [p.relative_to(top).as_posix() for p in expand([top])]
+    assert got == ["a.txt", "again/deep/b.md", "gone.txt"]
+    with pytest.raises(InputError, match="gone.txt: no such file"):
+        read(top / "gone.txt")

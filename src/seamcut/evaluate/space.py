@@ -176,6 +176,10 @@ def _fits(value: Any, kind: type) -> bool:
 
 
 def _label(name: str, options: dict[str, Any]) -> str:
-    """The spec word of a strategy with options (``recursive:size=256:overlap=32``)."""
-    words = [f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in options.items()]
+    """The spec word of a strategy with options (``recursive:size=256:overlap=32``), the options
+    in the order the strategy's config declares them, so a chunking has one label (and one index
+    folder) whatever order the space file writes its keys in."""
+    order = list(option_kinds(name))
+    words = [f"{k}={str(v).lower() if isinstance(v, bool) else v}"
+             for k, v in sorted(options.items(), key=lambda kv: order.index(kv[0]))]
     return ":".join([name, *words])

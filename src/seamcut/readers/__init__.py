@@ -149,18 +149,35 @@ def read(path: str | Path, *, encoding: str | None = None, ocr: str = "auto",
 
 def expand(paths: list[str | Path]) -> Iterator[Path]:
     """The files named by ``paths``: a folder gives the files in it that seamcut reads
-    (recursively, sorted, hidden ones left out); other paths are passed on as they are (reading
-    reports a missing file)."""
+    (recursively, sorted, hidden ones left out; a linked folder is followed, and a folder reached
+    twice, by a loop of links or two links to it, is walked once); other paths are passed on as
+    they are (reading reports a missing file)."""
     for raw in paths:
         p = Path(raw)
         if p.is_dir():
-            found = sorted(f for f in p.rglob("*") if f.is_file() and f.suffix.lower() in SUFFIXES
-                           and not any(part.startswith(".") for part in f.relative_to(p).parts))
+            found = sorted(_walk(p))
             if not found:
                 yield p  # reading it reports a folder with nothing to read
             yield from found
         else:
             yield p
+
+
+def _walk(top: Path) -> Iterator[Path]:
+    """The readable files under ``top``, links to folders followed once each."""
+    import os
+    seen: set[str] = set()
+    for folder, dirs, files in os.walk(top, followlinks=True):
+        real = os.path.realpath(folder)
+        if real in seen:
+            dirs[:] = []
+            continue
+        seen.add(real)
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))  # the first name of a folder wins
+        for name in files:
+            f = Path(folder, name)
+            if not name.startswith(".") and f.suffix.lower() in SUFFIXES and (f.is_file() or f.is_symlink()):
+                yield f  # a broken link too: reading it reports the file missing
 
 
 __all__ = ["read", "read_text", "read_markdown", "expand", "sniff", "mismatch", "with_warning",
