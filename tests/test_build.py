@@ -160,6 +160,19 @@ def test_progress_without_a_terminal_writes_a_line_every_few_seconds(capsys):
     assert "1/3 files, 2 pages" in lines[-1] and "500 tokens" in lines[-1] and "ETA 0:0" in lines[-1]
 
 
+def test_the_time_left_leaves_out_files_the_index_already_holds():
+    # a resumed run: 90 of 100 files (900 of 1,000 bytes) were indexed before, skipped in no time;
+    # then one file of 10 bytes takes 2 s: 90 bytes are left, at 5 bytes/s 18 s (not 0.2 s)
+    bar = Throughput(100, 1000, show=False)
+    bar.started = 0.0
+    bar._clock = lambda: 2.0
+    for _ in range(90):
+        bar.advance(10, unchanged=True)
+    bar.advance(10, pages=1)
+    assert bar.eta() == pytest.approx(18.0)
+    assert "ETA 0:18" in bar.rates()
+
+
 def test_steps_without_a_terminal_write_a_line_every_few_seconds(capsys):
     with Steps(4, "round 1", every=0.1, terminal=False) as bar:
         time.sleep(0.25)

@@ -531,7 +531,7 @@ def _build(index: Index, paths: Sequence[str | Path], strategy: str, options: di
                 if got.read.unchanged:
                     with lock:
                         report.unchanged.append(path)
-                        bar.advance(got.size)
+                        bar.advance(got.size, unchanged=True)
                 elif got.read.document is None:
                     fail(path, got.read.failure.reason if got.read.failure else "not read", got.size)
                 else:

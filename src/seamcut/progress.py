@@ -117,9 +117,15 @@ class Throughput(_Ticker):
             self._task = self._bar.add_task(self.label, total=self.files, rates="")
         return self
 
-    def advance(self, size: int = 0, pages: int = 0, tokens: int = 0, failed: bool = False) -> None:
-        """One file done: its bytes, pages and tokens (embedded), or failed."""
+    def advance(self, size: int = 0, pages: int = 0, tokens: int = 0, failed: bool = False,
+                unchanged: bool = False) -> None:
+        """One file done: its bytes, pages and tokens (embedded), or failed; ``unchanged``: one
+        the index already holds, which took no work, so its bytes leave the time left's sums
+        (a resumed run would otherwise count them as done in no time and promise too soon)."""
         self.done += 1
+        if unchanged:
+            self.size = max(1, self.size - size)
+            size = 0
         self.bytes += size
         self.pages += pages
         self.tokens += tokens

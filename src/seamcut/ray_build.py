@@ -254,7 +254,7 @@ def build_on_ray(index: Index, paths: Sequence[str | Path], strategy: str, optio
                     path = got.read.path
                     if got.read.unchanged:
                         report.unchanged.append(path)
-                        bar.advance(got.size)
+                        bar.advance(got.size, unchanged=True)
                     elif got.read.document is None:
                         failure = got.read.failure or failed_reason(path, "not read")
                         report.failures.append(failure)
