@@ -86,9 +86,24 @@ def _reader_version() -> str:
     return h.hexdigest()[:16]
 
 
-def _cache_key(digest: str, options: ReadOptions, fields: dict[str, Any], source: str) -> str:
-    parts = repr((digest, options, sorted(fields.items()), source, _reader_version()))
+def _cache_key(digest: str, options: ReadOptions, fields: dict[str, Any], name: str) -> str:
+    """The cache file's key: the bytes, the options, the catalog fields, the reader code and the
+    file's name (its ending can choose the reader; warnings name it), not its folder, so a
+    corpus moved or linked elsewhere is not parsed (or OCR'd) again."""
+    parts = repr((digest, options, sorted(fields.items()), name, _reader_version()))
     return hashlib.sha256(parts.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def _moved(doc: Document, path: str) -> Document:
+    """A cached ``doc`` as reading ``path`` gives it: the same file's parse from another folder
+    with its source, and the warnings that name it, pointed at ``path``."""
+    source = str(Path(path))
+    if doc.source == source:
+        return doc
+    metadata = dict(doc.metadata)
+    if "warnings" in metadata:
+        metadata["warnings"] = [w.replace(doc.source, source) for w in metadata["warnings"]]
+    return replace(doc, source=source, metadata=metadata, id="")  # the id follows the source
 
 
 @dataclass
@@ -160,11 +175,11 @@ def _read_once(job: ReadJob) -> Read:
         digest = None
     if digest is not None and digest == job.known:
         return Read(path, digest=digest, unchanged=True, cpu_seconds=_cpu() - t0)
-    cached = (Path(job.cache_dir) / f"{_cache_key(digest, options, job.fields, path)}.json"
+    cached = (Path(job.cache_dir) / f"{_cache_key(digest, options, job.fields, Path(path).name)}.json"
               if job.cache_dir and digest else None)
     if cached is not None and cached.is_file():
         try:  # JSON only: a leftover .pickle of an older seamcut is never opened
-            doc = document_json.loads(cached.read_bytes())
+            doc = _moved(document_json.loads(cached.read_bytes()), path)
             return Read(path, doc, digest=digest, cpu_seconds=_cpu() - t0)
         except (OSError, ValueError, TypeError, KeyError):  # torn or stale: read the file again
             pass

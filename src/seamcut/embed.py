@@ -253,7 +253,7 @@ class E5Embedder(Embedder):
     @property
     def sizer(self) -> Sizer:  # type: ignore[override]
         """The model's tokens as spans (``load_sizer()``), loaded on first use: it holds a rebuilt
-        tokenizer of about 280 MB that counting alone does not need."""
+        tokenizer twin of about 100 MB that counting alone does not need."""
         if self._sizer is None:
             self._sizer = load_sizer(None) if self.variant == "original" else E5CountSizer(self.model)
         return self._sizer

