@@ -95,14 +95,14 @@ def test_vector_search_in_memory_matches_the_lancedb_scan(tmp_path, corpus):
     order with the same distances as LanceDB's exact scan, and a changed index is reloaded."""
     ix, _, _ = _build(tmp_path / "db", corpus)
     questions = ["whitefly dose per litre", "बीज उपचार", "when does the insurance scheme close?"]
-    scanned = [ix._vector_rows(q, None, 6) for q in questions[:1]]  # first query: the scan
+    scanned = [ix._vector_rows(ix.store.view(), q, None, 6) for q in questions[:1]]  # first query: the scan
     assert ix._matrix is None
-    in_memory = [ix._vector_rows(q, None, 6) for q in questions]
+    in_memory = [ix._vector_rows(ix.store.view(), q, None, 6) for q in questions]
     assert ix._matrix is not None and len(ix._matrix.ids) == ix.count()
     fresh = Index(tmp_path / "db")
     fresh._vector_queries = -100  # keep this one on LanceDB's scan
     for q, got in zip(questions, in_memory):
-        want = fresh._vector_rows(q, None, 6)
+        want = fresh._vector_rows(fresh.store.view(), q, None, 6)
         assert [r["id"] for r in got] == [r["id"] for r in want], q
         assert [r["_distance"] for r in got] == pytest.approx([r["_distance"] for r in want], abs=1e-5)
         assert {k for k in got[0]} == {k for k in want[0]}
@@ -115,7 +115,7 @@ def test_vector_search_in_memory_matches_the_lancedb_scan(tmp_path, corpus):
     ix2, report, _ = _build(tmp_path / "db", corpus)
     ix2._vector_queries = 1
     assert "Mandarin" in ix2.search("mandarin growers", 1, mode="vector")[0].chunk.text
-    assert ix._vector_rows("mandarin growers", None, 1)[0]["id"] == ix2.search("mandarin growers", 1, mode="vector")[0].chunk.id
+    assert ix._vector_rows(ix.store.view(), "mandarin growers", None, 1)[0]["id"] == ix2.search("mandarin growers", 1, mode="vector")[0].chunk.id
 
 
 def test_full_text_search_keeps_devanagari_words_whole(tmp_path, corpus):

@@ -18,6 +18,8 @@ import sys
 import time
 from pathlib import Path
 
+from typing import Callable
+
 import pytest
 
 from seamcut.index import Index
@@ -28,7 +30,8 @@ ROOT = Path(__file__).resolve().parents[2]
 RECURSIVE = ("-s", "recursive", "--size", "64", "--overlap", "0")
 BLOCKS = ("-s", "parent-child:parents=blocks", "--size", "64", "--overlap", "0")
 # the child: every LanceDB table call announced before it is made (and, with $PAUSE, made that
-# many seconds later: a kill then lands before the call, whatever the machine's load); versions
+# many seconds later: a kill then lands before the call, whatever the machine's load; with $GO,
+# made once the test has created that file, which the child then removes); versions
 # of any age cleaned up (so a kill can land in the cleanup, which otherwise spares ten minutes)
 ANNOUNCED = """
 import os, sys, time, warnings
@@ -41,6 +44,11 @@ def announce(name):
     original = getattr(lt.LanceTable, name)
     def announced(self, *args, **kwargs):
         print(f"AT {name} {self.name}", flush=True)
+        go = os.environ.get("GO")
+        while go and not os.path.exists(go):
+            time.sleep(0.005)
+        if go:
+            os.remove(go)
         time.sleep(float(os.environ.get("PAUSE", 0)))
         return original(self, *args, **kwargs)
     setattr(lt.LanceTable, name, announced)
@@ -54,17 +62,26 @@ ENV = {**os.environ, "COLUMNS": "200", "OMP_NUM_THREADS": "1"}
 
 
 def _seamcut(*args: str, kill_at: tuple[str, str, int] | None = None, delay: float = 0.0,
-             pause: float = 0.0, log: Path | None = None, preexec=None) -> tuple[int, str, bool]:
+             pause: float = 0.0, log: Path | None = None, preexec=None,
+             at: tuple[str, str, Callable[[], None]] | None = None) -> tuple[int, str, bool]:
     """Run ``seamcut ARGS``; ``kill_at`` (call, table, n): SIGKILL it ``delay`` s after its n-th
-    announced call of that kind on that table (each call ``pause`` s after it is announced).
-    Exit status, standard error, whether killed."""
+    announced call of that kind on that table (each call ``pause`` s after it is announced);
+    ``at`` (call, table, f): run ``f`` here as each such call is announced, the child waiting
+    until it has returned. Exit status, standard error, whether killed."""
     err_path = log or Path(os.environ.get("TMPDIR", "/tmp")) / f"seamcut-faults-{os.getpid()}.err"
     with open(err_path, "w+", encoding="utf-8") as err:
+        go = err_path.with_suffix(".go")
+        go.unlink(missing_ok=True)
         p = subprocess.Popen([sys.executable, "-c", ANNOUNCED, *args], stdout=subprocess.PIPE,
                              stderr=err, text=True, start_new_session=True, cwd=ROOT,
-                             env={**ENV, "PAUSE": str(pause)}, preexec_fn=preexec)
+                             env={**ENV, "PAUSE": str(pause), **({"GO": str(go)} if at else {})},
+                             preexec_fn=preexec)
         killed, seen = False, 0
         for line in p.stdout:  # type: ignore[union-attr]
+            if at and line.startswith("AT "):
+                if line.split() == ["AT", at[0], at[1]]:
+                    at[2]()
+                go.touch()
             if kill_at and line.split() == ["AT", kill_at[0], kill_at[1]]:
                 seen += 1
                 if seen == kill_at[2]:
@@ -159,6 +176,45 @@ def test_an_update_killed_while_replacing_files_and_folding_the_text_index_resum
     _same_rows(_consistent(db), _rows(whole))
     assert _answers(db) == _answers(whole)
     assert Index(db).is_finished()
+
+
+def test_a_search_beside_an_update_sees_the_last_published_state_never_a_half_written_batch(tmp_path):
+    """While an update replaces files, a search reads the tables as the writer last published
+    them. Each time the writer is about to add a batch's new rows (its old ones deleted; the
+    child waits there for the test), a search finds every file (none missing for the moment),
+    no chunk without its document, and at the first batch the answers of before the update;
+    a reader kept open all along (as a server holds one) answers the same, and afterwards as
+    the finished update does."""
+    docs = _docs(tmp_path / "docs")
+    db = tmp_path / "db"
+    rc, err, _ = _seamcut("index", str(docs), "--db", str(db), *RECURSIVE, "--batch", "8")
+    assert rc == 0, err
+    reader = Index(db)
+
+    def answers(index: Index) -> dict[str, list[str]]:
+        return {f"{mode}: {q}": [h.chunk.id for h in index.search(q, 4, mode=mode)] for q, mode in _queries()}
+
+    def state(index: Index) -> tuple[dict[str, list[str]], int, int]:
+        """The answers, the documents, and the chunks whose document is there."""
+        view = index.store.view()
+        held = set(view.columns("documents", ["doc_id"]).column("doc_id").to_pylist())
+        kids = view.columns("chunks", ["doc_id"]).column("doc_id").to_pylist()
+        assert set(kids) <= held, "chunks of a document not (or no longer) there"
+        return answers(index), len(held), index.count()
+
+    before = state(reader)
+    assert before[1] == 12 and before == state(Index(db))
+    _change(docs)
+    seen: list[tuple] = []
+    rc, err, _ = _seamcut("index", str(docs), "--db", str(db), *RECURSIVE, "--batch", "8",
+                          at=("add", "chunks", lambda: seen.append((state(Index(db)), state(reader)))))
+    assert rc == 0, err
+    assert seen, "the update added no rows"
+    for fresh, long_lived in seen:
+        assert fresh == long_lived and fresh[1] >= 12
+    assert seen[0][0] == before
+    after = state(reader)
+    assert after[1] == 13 and after[0] != before[0] and after == state(Index(db))
 
 
 def test_a_first_build_killed_while_its_text_indexes_are_made_answers_and_completes(tmp_path, caplog):

@@ -548,7 +548,7 @@ def judge(name: str, options: dict[str, Any], index: Index, questions: Sequence[
     # one ranking (vectors or words) gives the same top k however deep it is searched, so the
     # deep search's top k is the search at k; hybrid fuses deeper candidate lists when searched
     # deeper, and a parent-child hit lists the children found, so those are searched at k too
-    once = mode != "hybrid" and "parents" not in index.store.tables()
+    once = mode != "hybrid" and "parents" not in index.store.view()
     with Steps(len(questions), f"searching {name}", progress) as bar:
         for q in questions:
             deep = index.search(q.question, max(k, DEPTH), mode=mode)  # type: ignore[arg-type]
@@ -562,10 +562,10 @@ def judge(name: str, options: dict[str, Any], index: Index, questions: Sequence[
 def chunk_tokens(index: Index) -> list[int]:
     """The model tokens of every searchable chunk in the index, in document order (read from
     three columns, not the chunks)."""
-    if "chunks" not in index.store.tables():
-        return []
     columns = ["source", "start", "tokens"]
-    rows = index.store.table("chunks").search().select(columns).limit(None).to_arrow()
+    rows = index.store.view().columns("chunks", columns)
+    if rows is None:
+        return []
     return [int(t) for _, _, t in sorted(zip(*(rows.column(c).to_pylist() for c in columns)))]
 
 

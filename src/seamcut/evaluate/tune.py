@@ -663,11 +663,11 @@ def index_bytes(index: Index) -> int:
     import pyarrow.compute as pc
 
     total = 0
-    tables = index.store.tables()
+    view = index.store.view()
     for name in ("chunks", "parents"):
-        if name not in tables:
+        if name not in view:
             continue
-        table = index.store.table(name)
+        table = view.tables[name]
         texts = table.search().select(["text"]).limit(None).to_arrow().column("text")
         total += int(pc.sum(pc.binary_length(texts)).as_py() or 0)
         if name == "chunks":

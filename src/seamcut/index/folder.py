@@ -28,7 +28,7 @@ from . import journal
 from .disk import DiskFullError, disk_full, is_disk_full
 from .lock import Holder, IndexBusyError, WriteLock
 from .settings import SETTINGS_FILE, IndexConfigError, ParentTextRank, Settings
-from .store import HIT_COLUMNS, Store, text_rows
+from .store import HIT_COLUMNS, Store, View
 
 log = logging.getLogger(__name__)
 
@@ -106,8 +106,8 @@ class Index:
         #: documents a killed build had half written, removed on opening where no other process
         #: is writing the folder, or when this one starts writing (``recover``)
         self.recovered: list[str] = []
-        if journal.pending(self.path):
-            self._recover_if_free()
+        if journal.pending(self.path) or (self._saved and not self.store.is_published()):
+            self._recover_if_free()  # (an index from before publishing is published too)
 
     @property
     def db(self) -> Any:
@@ -261,6 +261,7 @@ class Index:
                                   "path": os.path.abspath(source)}
         self._by_path = None
         journal.end(self.path)
+        self.store.publish()
         self._finished = False
 
     def _undo(self, versions: dict[str, int], files: int, exc: BaseException) -> DiskFullError:
@@ -270,6 +271,7 @@ class Index:
         try:
             self.store.restore(versions)
             journal.end(self.path)
+            self.store.publish()
         except Exception:  # still no room even for that: the journal undoes it on the next open
             return self.disk_full(exc, kept=f"the batch could not be undone: its {files} file(s) are removed "
                                        "when the index is next opened, and written again by the next run")
@@ -293,6 +295,8 @@ class Index:
             if lock.outermost:
                 self._reload()
                 self.recovered += self._recover()
+                if not self.store.is_published():  # an index written before publishing was
+                    self.store.publish()
             yield
 
     def _waiting(self, holder: Holder) -> None:
@@ -325,28 +329,36 @@ class Index:
         self.store.delete(torn)
         self._files = None
         journal.end(self.path)
+        self.store.publish()
         self._finished = False
         return torn
 
     def _recover_if_free(self) -> None:
-        """Recover now, if no other process is writing (it would be its batch in the journal)."""
+        """Recover now, and publish an index never published, if no other process is writing
+        (it would be its batch in the journal, and it publishes)."""
         try:
             with self.writing(wait=0):
                 pass
         except IndexBusyError:
             pass
         except OSError as exc:  # a folder this process may read but not write
-            log.warning("%s: a stopped build left a batch half written, and it cannot be undone "
-                        "here (%s); its documents may be incomplete until the next build", self.path, exc)
+            if journal.pending(self.path):
+                log.warning("%s: a stopped build left a batch half written, and it cannot be undone "
+                            "here (%s); its documents may be incomplete until the next build", self.path, exc)
+            else:  # searches read the tables as they are, as before publishing was
+                log.debug("%s: cannot publish its tables here: %s", self.path, exc)
 
     def finish(self) -> None:
         """After writing: bring the full-text and id indexes up to date, merge the batches' small
-        files (``Store.reindex_text``), and save the settings. Safe to kill at any moment: each
-        step is a LanceDB commit, and ``is_finished`` tells the next run what is left."""
+        files (``Store.reindex_text``), save the settings, publish the tables to searches, and
+        delete old versions' files (``Store.cleanup``). Safe to kill at any moment: each step is
+        a LanceDB commit, and ``is_finished`` tells the next run what is left."""
         with self.writing():
             try:
                 self._reindex_text()
                 self.settings.save(self.path)
+                self.store.publish()
+                self.store.cleanup()
             except Exception as exc:
                 if is_disk_full(exc):
                     raise self.disk_full(exc, "bringing the full-text index up to date",
@@ -402,11 +414,11 @@ class Index:
 
     def count(self) -> int:
         """Searchable chunks in the index."""
-        return self.store.count()
+        return self.store.view().count()
 
     def all_chunks(self) -> list[Chunk]:
         """Every searchable chunk, in document order (for checks and reports)."""
-        return self.store.all_chunks()
+        return self.store.view().all_chunks()
 
     def search(self, query: str, k: int = 4, *, mode: Mode = "hybrid", where: str | None = None,
                max_tokens: int | None = None, candidates: int | None = None) -> list[Hit]:
@@ -423,23 +435,23 @@ class Index:
         check_query(mode, k)
         if mode != "vector":
             self._check_text_index()
-        tables = self.store.tables()
+        view = self.store.view()  # one published state for the whole search
         text = normalise_query(query)
-        if "chunks" not in tables or (not text and mode != "vector"):
+        if "chunks" not in view or (not text and mode != "vector"):
             return []  # no words, nothing to rank them by
-        parent_child = "parents" in tables
+        parent_child = "parents" in view
         n = candidates or max(4 * k, 20)
         if parent_child:
             n = max(n, 8 * k)  # several children may share a parent: more of them to fill k parents
-        vector = by_vector(self._vector_rows(query, where, n)) if mode != "text" else []
-        words = by_words(text_rows(self.store.table("chunks"), text, where, n)) if mode != "vector" else []
+        vector = by_vector(self._vector_rows(view, query, where, n)) if mode != "text" else []
+        words = by_words(view.text_rows("chunks", text, where, n)) if mode != "vector" else []
         if parent_child:
-            return self._parent_hits(text, mode, where, n, k, max_tokens, vector, words)
+            return self._parent_hits(view, text, mode, where, n, k, max_tokens, vector, words)
         ranking = combine(mode, vector, words, self.fusion)
-        return [Hit(i + 1, self.store.chunk(s.row), s.score, s.similarity)
+        return [Hit(i + 1, view.chunk(s.row), s.score, s.similarity)
                 for i, s in enumerate(ranking[:k])]
 
-    def _vector_rows(self, query: str, where: str | None, n: int) -> list[dict[str, Any]]:
+    def _vector_rows(self, view: View, query: str, where: str | None, n: int) -> list[dict[str, Any]]:
         """The ``n`` chunks nearest to ``query`` by cosine, best first, with ``_distance``.
 
         Exact either way. The first query of an Index scans the table in LanceDB; later ones
@@ -447,24 +459,24 @@ class Index:
         a matrix product instead of a scan per query), while they fit in ``MATRIX_BYTES``."""
         vec = self.embedder.embed_queries([query])[0]
         self._vector_queries += 1
-        matrix = self._in_memory() if where is None and self._vector_queries > 1 else None
+        matrix = self._in_memory(view) if where is None and self._vector_queries > 1 else None
         if matrix is None:
-            return self.store.vector_rows(vec, where, n)
+            return view.vector_rows(vec, where, n)
         nearest = matrix.nearest(vec, n)
-        found = {r["id"]: r for r in self.store.rows("chunks", [i for i, _ in nearest], HIT_COLUMNS)}
+        found = {r["id"]: r for r in view.rows("chunks", [i for i, _ in nearest], HIT_COLUMNS)}
         return [{**found[i], "_distance": 1.0 - sim} for i, sim in nearest if i in found]
 
-    def _in_memory(self) -> Matrix | None:
+    def _in_memory(self, view: View) -> Matrix | None:
         """The chunks' vectors, loaded once per table version; None when they would take more
         than ``MATRIX_BYTES``."""
-        version = self.store.table("chunks").version
+        version = view.version("chunks")
         if self._matrix is None or self._matrix.version != version:
             dim = int(self.settings.dim or 0)
-            self._matrix = (Matrix.of(version, *self.store.vectors(dim))
-                            if fits(self.store.count(), dim, MATRIX_BYTES) else None)
+            self._matrix = (Matrix.of(version, *view.vectors(dim))
+                            if fits(view.count(), dim, MATRIX_BYTES) else None)
         return self._matrix
 
-    def _parent_hits(self, text: str, mode: str, where: str | None, n: int, k: int,
+    def _parent_hits(self, view: View, text: str, mode: str, where: str | None, n: int, k: int,
                      max_tokens: int | None, vector: list[Scored], words: list[Scored]) -> list[Hit]:
         """Parent-child search: each parent once, ranked by its children or by itself.
 
@@ -476,7 +488,7 @@ class Index:
         search found."""
         parent_vector = by_parent(vector)
         if mode != "vector" and self.settings.parent_text_rank == "parents":
-            parent_words = by_words(text_rows(self.store.table("parents"), text, where, n))
+            parent_words = by_words(view.text_rows("parents", text, where, n))
             ranking = combine(mode, parent_vector, parent_words, self.fusion)
         else:
             parent_words = []
@@ -487,13 +499,13 @@ class Index:
         for s in vector + words:
             kids.setdefault(parent_of(s.row), {}).setdefault(s.id, s.row)
         ids = {s.id for s in wanted}
-        parents = {s.id: self.store.chunk(s.row) for s in parent_words if s.id in ids}
+        parents = {s.id: view.chunk(s.row) for s in parent_words if s.id in ids}
         fetch = [s.id for s in wanted if s.id not in parents]
-        parents.update((c.id, c) for c in map(self.store.chunk, self.store.rows("parents", fetch)))
+        parents.update((c.id, c) for c in map(view.chunk, view.rows("parents", fetch)))
         hits: list[Hit] = []
         used = 0
         for s in wanted:
-            children = tuple(self.store.chunk(r) for r in kids.get(s.id, {}).values())
+            children = tuple(view.chunk(r) for r in kids.get(s.id, {}).values())
             parent = parents.get(s.id) or children[0]
             if max_tokens is not None and hits and used + parent.tokens > max_tokens:
                 break

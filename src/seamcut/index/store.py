@@ -7,6 +7,9 @@
 * ``documents``: each file's hash and document metadata (kept once, not on every chunk row).
 
 Rows are deleted and written per document; the full-text and id indexes are kept up to date.
+Searches read a ``View``: the tables as the writer last published them (``Store.publish``, at
+each point where the tables agree), so a search running beside a writer never sees a batch half
+written (a file's old rows deleted and its new ones not yet added) and never mixes two states.
 """
 from __future__ import annotations
 
@@ -22,9 +25,13 @@ from ..model import Chunk
 from .rows import arrow_table, chunk_from_row, document_fields, fit, schema, sql_in, sql_str
 
 TABLES = ("chunks", "parents", "documents")
-#: how old a table version must be for ``reindex_text`` to delete its files (a reader of a recent
-#: version is safe; a long build's early batches go)
+#: each table's version that searches read, written by the writer (``Store.publish``)
+SNAPSHOT_FILE = "seamcut-snapshot.json"
+#: how old a table version must be for ``cleanup`` to delete its files (a reader of a recent
+#: version is safe; a long build's early batches go; the version published is never deleted)
 OLD_VERSIONS = timedelta(minutes=10)
+#: for an ``optimize`` that must not delete versions (one a search may still be reading)
+_KEEP = timedelta(days=36500)
 # the columns a search reads back (not the vector, the text or the filter columns: the chunk JSON
 # has it all); naming _distance/_score keeps LanceDB from warning about their auto-projection
 HIT_COLUMNS = ["id", "doc_id", "parent_id", "chunk"]
@@ -37,8 +44,10 @@ class Store:
 
     def __init__(self, folder: Path) -> None:
         import lancedb
+        self.folder = folder
         self.db = lancedb.connect(str(folder / "lance"))
         self._doc_fields: dict[str, dict[str, Any]] = {}
+        self._view: tuple[str, View] | None = None  # (the snapshot file's text, its view)
 
     def tables(self) -> set[str]:
         listing = self.db.list_tables()
@@ -46,10 +55,6 @@ class Store:
 
     def table(self, name: str) -> Any:
         return self.db.open_table(name)
-
-    def count(self) -> int:
-        """Rows in the ``chunks`` table: the searchable chunks."""
-        return self.table("chunks").count_rows() if "chunks" in self.tables() else 0
 
     # -- writing -------------------------------------------------------------------------------
 
@@ -135,16 +140,17 @@ class Store:
         """Bring the tables up to date after writing: create the full-text index (on ``chunks``,
         and on ``parents`` where ``parent_words``) and the id index once; afterwards fold new
         rows into them (``optimize``, which costs the new rows only). ``optimize`` also merges
-        the small files that batch writes leave, and deletes versions older than
-        ``OLD_VERSIONS``. Each step is a LanceDB commit: killed at any moment, the tables are as
-        before or after it, and ``missing_indexes`` says what is left."""
+        the small files that batch writes leave; it deletes no version (a search may be reading
+        the one published: ``cleanup``, after the next ``publish``). Each step is a LanceDB
+        commit: killed at any moment, the tables are as before or after it, and
+        ``missing_indexes`` says what is left."""
         from lancedb.index import FTS, BTree
         for name in TABLES:
             if name not in self.tables():
                 continue
             table = self.table(name)
             kinds = {ix.index_type for ix in table.list_indices()}
-            table.optimize(cleanup_older_than=OLD_VERSIONS)
+            table.optimize(cleanup_older_than=_KEEP)
             if name == "documents":
                 continue
             if "BTree" not in kinds:  # rows are fetched by id (parents, in-memory vector hits)
@@ -154,39 +160,111 @@ class Store:
                     base_tokenizer="icu", lower_case=True, stem=True, remove_stop_words=True,
                     ascii_folding=False))
 
+    def cleanup(self) -> None:
+        """Delete the files of versions older than ``OLD_VERSIONS`` (after ``publish``: the version
+        searches read is the latest, and a search that read the one before for a moment is safe
+        while that is recent)."""
+        for name in self.tables():
+            self.table(name).optimize(cleanup_older_than=OLD_VERSIONS)
+
     # -- reading -------------------------------------------------------------------------------
+
+    def publish(self) -> None:
+        """Make each table's version now the state searches read (``view``): the writer calls it
+        wherever the tables agree (a batch written, undone or recovered; the text index brought
+        up to date). Written to a new file and renamed: a reader sees the old state or the new."""
+        tmp = self.folder / (SNAPSHOT_FILE + ".tmp")
+        tmp.write_text(json.dumps(self.versions(), sort_keys=True), encoding="utf-8")
+        tmp.replace(self.folder / SNAPSHOT_FILE)
+        self._doc_fields.clear()  # a replaced file's fields may change
+
+    def is_published(self) -> bool:
+        return (self.folder / SNAPSHOT_FILE).is_file()
+
+    def view(self) -> "View":
+        """The tables as last published, for one search. Opened again only when another state
+        was published since (checking costs one small file read); an index never published (made
+        before publishing was) is read as its tables are now."""
+        try:
+            published = (self.folder / SNAPSHOT_FILE).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return View({name: self.table(name) for name in self.tables()}, self._doc_fields)
+        if self._view is None or self._view[0] != published:
+            tables = {}
+            try:
+                for name, version in json.loads(published).items():
+                    table = self.table(name)
+                    table.checkout(version)
+                    tables[name] = table
+            except (ValueError, OSError, RuntimeError):
+                # the version was cleaned up under a reader that looked just before the writer
+                # published the next (``cleanup``): the tables now agree as well
+                return View({name: self.table(name) for name in self.tables()}, self._doc_fields)
+            self._doc_fields.clear()
+            self._view = (published, View(tables, self._doc_fields))
+        return self._view[1]
+
+
+class View:
+    """An index's tables at one published state (``Store.view``), and its rows as chunks
+    (document fields put back). What one search reads."""
+
+    def __init__(self, tables: dict[str, Any], doc_fields: dict[str, dict[str, Any]]) -> None:
+        self.tables = tables
+        self._doc_fields = doc_fields
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.tables
+
+    def version(self, name: str) -> int:
+        return int(self.tables[name].version)
+
+    def count(self) -> int:
+        """Rows in the ``chunks`` table: the searchable chunks."""
+        return self.tables["chunks"].count_rows() if "chunks" in self.tables else 0
 
     def vector_rows(self, vector: np.ndarray, where: str | None, n: int) -> list[dict[str, Any]]:
         """The ``n`` chunk rows nearest to ``vector`` by cosine (exact scan), with ``_distance``."""
-        q = self.table("chunks").search(vector, vector_column_name="vector").distance_type("cosine")
+        q = self.tables["chunks"].search(vector, vector_column_name="vector").distance_type("cosine")
         return _filtered(q.select(_VECTOR_HIT), where).limit(n).to_list()
+
+    def text_rows(self, name: str, text: str, where: str | None, n: int) -> list[dict[str, Any]]:
+        """The ``n`` best rows of table ``name`` for ``text`` by BM25, with ``_score``."""
+        return text_rows(self.tables[name], text, where, n)
 
     def vectors(self, dim: int) -> tuple[list[str], np.ndarray]:
         """Every chunk's id and vector (rows of ``dim`` float32)."""
-        data = self.table("chunks").search().select(["id", "vector"]).limit(None).to_arrow()
+        data = self.tables["chunks"].search().select(["id", "vector"]).limit(None).to_arrow()
         flat = data.column("vector").combine_chunks().values.to_numpy(zero_copy_only=False)
         return data.column("id").to_pylist(), np.asarray(flat, dtype=np.float32).reshape(-1, dim)
 
+    def columns(self, name: str, columns: list[str]) -> Any:
+        """Every row of table ``name``, these columns, as an Arrow table (None: no such table)."""
+        if name not in self.tables:
+            return None
+        return self.tables[name].search().select(columns).limit(None).to_arrow()
+
     def rows(self, name: str, ids: Sequence[str], columns: list[str] | None = None) -> list[dict[str, Any]]:
         """The rows of these ids (in the table's order; every column where ``columns`` is None)."""
-        if not ids or name not in self.tables():
+        if not ids or name not in self.tables:
             return []
-        q = self.table(name).search().where(sql_in("id", ids))
+        q = self.tables[name].search().where(sql_in("id", ids))
         return (q.select(columns) if columns else q).limit(len(ids)).to_list()
 
     def chunk(self, row: dict[str, Any]) -> Chunk:
         """The chunk of a row, with its document's fields."""
         doc_id = row["doc_id"]
         if doc_id not in self._doc_fields:
-            found = self.table("documents").search().where(f"doc_id = {sql_str(doc_id)}").limit(1).to_list()
+            found = (self.tables["documents"].search().where(f"doc_id = {sql_str(doc_id)}").limit(1).to_list()
+                     if "documents" in self.tables else [])
             self._doc_fields[doc_id] = document_fields(found[0] if found else None)
         return chunk_from_row(row, self._doc_fields[doc_id])
 
     def all_chunks(self) -> list[Chunk]:
         """Every searchable chunk, in document order."""
-        if "chunks" not in self.tables():
+        if "chunks" not in self.tables:
             return []
-        rows = self.table("chunks").search().select(["chunk", "doc_id"]).limit(None).to_list()
+        rows = self.tables["chunks"].search().select(["chunk", "doc_id"]).limit(None).to_list()
         return sorted((self.chunk(r) for r in rows), key=lambda c: (c.source, c.start, c.end))
 
 
