@@ -145,9 +145,9 @@ def _copy(src: Path, dst: Path) -> Path:
 
 
 def test_an_update_killed_while_replacing_files_and_folding_the_text_index_resumes(tmp_path):
-    """Killed three times in one update of changed files: while old rows are deleted, while new
-    rows are added, while the text index takes them in (optimize, with the cleanup of old
-    versions); after each kill the index answers in every mode with whole documents only, and
+    """Killed four times in one update of changed files: while old rows are deleted, while new
+    rows are added, while the text index takes them in (optimize), while old versions are
+    cleaned up (optimize again, after the publish); after each kill the index answers in every mode with whole documents only, and
     the next run ends with the rows and the answers of an uninterrupted update."""
     docs = _docs(tmp_path / "docs")
     base = tmp_path / "base"
@@ -160,7 +160,8 @@ def test_an_update_killed_while_replacing_files_and_folding_the_text_index_resum
 
     db = _copy(base, tmp_path / "killed")
     rng = random.Random(13)
-    for call, table, n in (("delete", "chunks", 1), ("add", "chunks", 2), ("optimize", "chunks", 1)):
+    for call, table, n in (("delete", "chunks", 1), ("add", "chunks", 2), ("optimize", "chunks", 1),
+                           ("optimize", "chunks", 2)):  # the second: the cleanup, after the publish
         rc, err, killed = _seamcut("index", str(docs), "--db", str(db), *RECURSIVE, "--batch", "8",
                                    kill_at=(call, table, n), delay=rng.uniform(0, 0.03))
         assert killed, f"the run ended before its {n}th {call} on {table}:\n{err}"
