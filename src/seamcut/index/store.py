@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import uuid
 from datetime import timedelta
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -174,7 +175,9 @@ class Store:
         wherever the tables agree (a batch written, undone or recovered; the text index brought
         up to date). Written to a new file and renamed: a reader sees the old state or the new."""
         tmp = self.folder / (SNAPSHOT_FILE + ".tmp")
-        tmp.write_text(json.dumps(self.versions(), sort_keys=True), encoding="utf-8")
+        # an id of its own: the same versions published by a rebuilt folder are other tables
+        state = {"tables": self.versions(), "id": uuid.uuid4().hex}
+        tmp.write_text(json.dumps(state, sort_keys=True), encoding="utf-8")
         tmp.replace(self.folder / SNAPSHOT_FILE)
         self._doc_fields.clear()  # a replaced file's fields may change
 
@@ -192,13 +195,14 @@ class Store:
         if self._view is None or self._view[0] != published:
             tables = {}
             try:
-                for name, version in json.loads(published).items():
+                for name, version in json.loads(published)["tables"].items():
                     table = self.table(name)
                     table.checkout(version)
                     tables[name] = table
-            except (ValueError, OSError, RuntimeError):
+            except (ValueError, KeyError, TypeError, OSError, RuntimeError):
                 # the version was cleaned up under a reader that looked just before the writer
-                # published the next (``cleanup``): the tables now agree as well
+                # published the next (``cleanup``), or the file is not one this code wrote: the
+                # tables as they are now (they agree there as well)
                 return View({name: self.table(name) for name in self.tables()}, self._doc_fields)
             self._doc_fields.clear()
             self._view = (published, View(tables, self._doc_fields))
