@@ -260,8 +260,11 @@ class Index:
             self.files[source] = {"hash": cut.digest, "doc_id": cut.document.id, "chunks": len(cut.chunks),
                                   "path": os.path.abspath(source)}
         self._by_path = None
-        journal.end(self.path)
+        # published before the journal ends: killed between the two, the next opening finds the
+        # batch pending, keeps its whole documents and publishes again; so a folder without a
+        # pending batch always has its last batch published
         self.store.publish()
+        journal.end(self.path)
         self._finished = False
 
     def _undo(self, versions: dict[str, int], files: int, exc: BaseException) -> DiskFullError:
@@ -270,8 +273,8 @@ class Index:
         self._files, self._matrix, self._finished = None, None, None
         try:
             self.store.restore(versions)
-            journal.end(self.path)
             self.store.publish()
+            journal.end(self.path)
         except Exception:  # still no room even for that: the journal undoes it on the next open
             return self.disk_full(exc, kept=f"the batch could not be undone: its {files} file(s) are removed "
                                        "when the index is next opened, and written again by the next run")
@@ -328,8 +331,8 @@ class Index:
         torn += [doc_id for doc_id in batch.gone if doc_id not in done and doc_id not in batch.write]
         self.store.delete(torn)
         self._files = None
-        journal.end(self.path)
         self.store.publish()
+        journal.end(self.path)
         self._finished = False
         return torn
 
