@@ -182,7 +182,12 @@ class Store:
         self._doc_fields.clear()  # a replaced file's fields may change
 
     def is_published(self) -> bool:
-        return (self.folder / SNAPSHOT_FILE).is_file()
+        """Whether a state is published in a form this code reads (else the writer publishes)."""
+        try:
+            state = json.loads((self.folder / SNAPSHOT_FILE).read_text(encoding="utf-8"))
+            return isinstance(state["tables"], dict)
+        except (OSError, ValueError, KeyError, TypeError):
+            return False
 
     def view(self) -> "View":
         """The tables as last published, for one search. Opened again only when another state
