@@ -103,9 +103,10 @@ def _queries() -> list[tuple[str, str]]:
     return [(q, mode) for q in words for mode in ("vector", "text", "hybrid")]
 
 
-def _answers(db: Path) -> dict[str, list[str]]:
-    """What the index at ``db`` answers to ``_queries``: the ids of the top 4, per query."""
-    index = Index(db)
+def _answers(db: Path | Index) -> dict[str, list[str]]:
+    """What the index at ``db`` (opened afresh), or an open one, answers to ``_queries``: the
+    ids of the top 4, per query."""
+    index = db if isinstance(db, Index) else Index(db)
     return {f"{mode}: {q}": [h.chunk.id for h in index.search(q, 4, mode=mode)] for q, mode in _queries()}
 
 
@@ -201,16 +202,13 @@ def test_a_search_beside_an_update_sees_the_last_published_state_never_a_half_wr
     assert rc == 0, err
     reader = Index(db)
 
-    def answers(index: Index) -> dict[str, list[str]]:
-        return {f"{mode}: {q}": [h.chunk.id for h in index.search(q, 4, mode=mode)] for q, mode in _queries()}
-
     def state(index: Index) -> tuple[dict[str, list[str]], int, int]:
         """The answers, the documents, and the chunks whose document is there."""
         view = index.store.view()
         held = set(view.columns("documents", ["doc_id"]).column("doc_id").to_pylist())
         kids = view.columns("chunks", ["doc_id"]).column("doc_id").to_pylist()
         assert set(kids) <= held, "chunks of a document not (or no longer) there"
-        return answers(index), len(held), index.count()
+        return _answers(index), len(held), index.count()
 
     before = state(reader)
     assert before[1] == 12 and before == state(Index(db))

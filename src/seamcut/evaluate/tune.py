@@ -667,11 +667,10 @@ def index_bytes(index: Index) -> int:
     for name in ("chunks", "parents"):
         if name not in view:
             continue
-        table = view.tables[name]
-        texts = table.search().select(["text"]).limit(None).to_arrow().column("text")
+        texts = view.columns(name, ["text"]).column("text")
         total += int(pc.sum(pc.binary_length(texts)).as_py() or 0)
         if name == "chunks":
-            vector = table.schema.field("vector").type
+            vector = view.tables[name].schema.field("vector").type
             total += len(texts) * 4 * int(getattr(vector, "list_size", 0) or 0)
     return total
 

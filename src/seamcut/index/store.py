@@ -196,7 +196,7 @@ class Store:
         try:
             published = (self.folder / SNAPSHOT_FILE).read_text(encoding="utf-8")
         except FileNotFoundError:
-            return View({name: self.table(name) for name in self.tables()}, self._doc_fields)
+            return self._latest()
         if self._view is None or self._view[0] != published:
             tables = {}
             try:
@@ -208,10 +208,15 @@ class Store:
                 # the version was cleaned up under a reader that looked just before the writer
                 # published the next (``cleanup``), or the file is not one this code wrote: the
                 # tables as they are now (they agree there as well)
-                return View({name: self.table(name) for name in self.tables()}, self._doc_fields)
+                return self._latest()
             self._doc_fields.clear()
             self._view = (published, View(tables, self._doc_fields))
         return self._view[1]
+
+
+    def _latest(self) -> "View":
+        """The tables as they are now, opened afresh (not cached: nothing says when they change)."""
+        return View({name: self.table(name) for name in self.tables()}, self._doc_fields)
 
 
 class View:
