@@ -5,11 +5,19 @@
 Makes the corpus if it is not in the cache (`scripts/make_corpus.py`), takes every N-th PDF by name
 (the same rule as `benchmarks/scale.py --sample`: the mix of kinds, languages and scans is kept)
 with the questions whose source is among them (and the no-answer questions), runs
-`seamcut compare` on them with the corpus's catalog (e5-torch, budgets 256/512/1024/2048 tokens, all
-seven strategies, unless the flags after `--` say otherwise), and writes its JSON, the README table
-and plot (`benchmarks/compare_table.py`, with the named-source column) to
-`benchmarks/results/scale_compare[_sampleN]`. The compare's own folder (`--out`, default
-`/tmp/seamcut-scale-compare-N`) keeps its indexes: a rerun with the same flags reuses them.
+`seamcut compare` on them with the corpus's catalog (e5-torch, budgets 256/512/1024/2048 tokens,
+unless the flags after `--` say otherwise), one strategy at a time (all seven unless
+`--strategies` names others), and writes its JSON, the README table and plot
+(`benchmarks/compare_table.py`, with the named-source column) to
+`benchmarks/results/scale_compare[_sampleN]`.
+
+Each strategy's run is kept as a part (`benchmarks/results/scale_compare[_sampleN]_parts/NAME.json`,
+with the seamcut commit that ran it) and the parts are judged together
+(`seamcut.evaluate.merge.merge_runs`: the same paired tests as one run of them all): the whole
+corpus takes longer than a machine is held here, so a rerun on a fresh machine goes on from the
+first strategy without a part for this slice and these flags. The compare's own folder (`--out`,
+default `/tmp/seamcut-scale-compare-N`) keeps its indexes: a rerun with the same flags on the same
+machine reuses them.
 """
 from __future__ import annotations
 
@@ -29,6 +37,11 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from scale import FULL_PAGES, make_corpus  # noqa: E402
 
+from seamcut.evaluate import parse_budgets  # noqa: E402
+from seamcut.evaluate.compare import default_strategies  # noqa: E402
+from seamcut.evaluate.merge import merge_runs  # noqa: E402
+from seamcut.strategies.spec import parse_spec  # noqa: E402
+
 DEFAULT_FLAGS = ["--model", "e5-torch", "--budget", "256,512,1024,2048"]
 
 
@@ -40,7 +53,7 @@ def take_slice(corpus: Path, sample: int, folder: Path) -> tuple[list[Path], lis
     for f in files:
         link = folder / f.name
         if not link.is_symlink():
-            link.symlink_to(f)
+            link.symlink_to(f.resolve())
     names = {f.name for f in files}
     questions = yaml.safe_load((corpus / "questions.yaml").read_text(encoding="utf-8"))
     kept = [q for q in questions if not q.get("source") or q["source"] in names]
@@ -62,18 +75,28 @@ def run_for_json(cmd: list[str], env: dict[str, str], result: Path) -> int:
     return rc
 
 
+def commit() -> str:
+    """The seamcut commit that ran (with ``+changes`` where the tree differs from it)."""
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    dirty = subprocess.run(["git", "status", "--porcelain", "--", "src"], cwd=ROOT, capture_output=True, text=True)
+    return (head.stdout.strip() or "unknown") + ("+changes" if dirty.stdout.strip() else "")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sample", type=int, default=1, help="every n-th file only (a slice; 1: all)")
     ap.add_argument("--corpus", type=Path, help="this folder instead of the scale corpus")
     ap.add_argument("--out", type=Path, help="the compare's folder (indexes, misses)")
     ap.add_argument("--results", type=Path, help="NAME for NAME.json/.md/.png (default benchmarks/results/scale_compare...)")
+    ap.add_argument("--strategies", default=",".join(default_strategies()),
+                    help="comma-separated, each run as a part of its own (default: all seven)")
     ap.add_argument("extra", nargs="*", help="more `seamcut compare` flags, after --")
     a = ap.parse_args()
     corpus = a.corpus or make_corpus(FULL_PAGES)
     out = a.out or Path(f"/tmp/seamcut-scale-compare-{a.sample}")
     results = a.results or ROOT / "benchmarks" / "results" / (
         "scale_compare" if a.sample == 1 else f"scale_compare_sample{a.sample}")
+    parts = results.parent / f"{results.name}_parts"
     out.mkdir(parents=True, exist_ok=True)
     files, questions, pages = take_slice(corpus, a.sample, out / "files")
     qfile = out / "questions.yaml"
@@ -82,24 +105,58 @@ def main() -> None:
     print(f"{'all' if a.sample == 1 else f'every {a.sample}th'} file of {corpus}: {len(files)} files, "
           f"{pages:,} pages; {len(questions)} questions ({answered} with an answer)", flush=True)
     flags = a.extra or DEFAULT_FLAGS
+    made = json.loads((corpus / "manifest.json").read_text(encoding="utf-8")).get("digest") \
+        if (corpus / "manifest.json").is_file() else None
+    the_slice = {"corpus": str(corpus), "corpus_digest": made, "sample": a.sample, "files": len(files),
+                 "pages": pages, "questions": len(questions), "flags": flags}
+    names = [n.strip() for n in a.strategies.split(",") if n.strip()]
+    runs = []
+    for name in names:
+        runs.append(run_part(name, parts / f"{parse_spec(name).slug}.json", the_slice, out, qfile, corpus, flags))
+    budgets = argparse.ArgumentParser(add_help=False)
+    budgets.add_argument("--budget", action="append")
+    named = budgets.parse_known_args(flags)[0].budget
+    run = merge_runs(runs, parse_budgets(named) if named else None)
+    run["slice"] = {**the_slice, "wall_seconds": round(sum(r["slice"]["wall_seconds"] for r in runs), 1),
+                    "exit_code": max(r["slice"]["exit_code"] for r in runs),
+                    "parts": {r["strategies"][0]["name"]: {k: r["slice"][k] for k in ("wall_seconds", "commit", "ran")}
+                              for r in runs}}
+    results.parent.mkdir(parents=True, exist_ok=True)
+    results.with_suffix(".json").write_text(json.dumps(run, indent=1, ensure_ascii=False), encoding="utf-8")
+    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "compare_table.py"), str(results.with_suffix(".json")),
+                    "--out", str(results), "--indexes", str(out / "index")], check=True)
+    print(f"compare wall time {run['slice']['wall_seconds'] / 60:.1f} min (the parts together); "
+          f"wrote {results}.json, .md, .png")
+
+
+def run_part(name: str, part: Path, the_slice: dict, out: Path, qfile: Path, corpus: Path,
+             flags: list[str]) -> dict:
+    """One strategy's compare, kept in ``part`` (its JSON without the misses' texts, which stay in
+    the compare's own folder): a part kept for the same slice and flags is taken as it is, so a
+    run stopped (or a machine lost) between strategies goes on from the next one."""
+    if part.is_file():
+        kept = json.loads(part.read_text(encoding="utf-8"))
+        if {k: kept["slice"].get(k) for k in the_slice} == the_slice:
+            print(f"{name}: kept from {part} (run {kept['slice']['ran']}, seamcut {kept['slice']['commit']})",
+                  flush=True)
+            return kept
+        print(f"{name}: {part} was run on another slice or with other flags; running it again", flush=True)
     cmd = [sys.executable, "-m", "seamcut.cli", "compare", str(out / "files"), "--questions", str(qfile),
            "--catalog", str(corpus / "catalog.csv"), "--out", str(out), "--json", str(out / "compare.json"),
-           *flags]
+           "--strategies", name, *flags]
     print(" ".join(cmd), flush=True)
     t0 = time.monotonic()
     rc = run_for_json(cmd, {**os.environ, "OMP_NUM_THREADS": "1"}, out / "compare.json")
     wall = time.monotonic() - t0
     run = json.loads((out / "compare.json").read_text(encoding="utf-8"))
-    run["slice"] = {"corpus": str(corpus), "sample": a.sample, "files": len(files), "pages": pages,
-                    "questions": len(questions), "wall_seconds": round(wall, 1), "flags": flags,
-                    "exit_code": rc}
+    run["slice"] = {**the_slice, "wall_seconds": round(wall, 1), "exit_code": rc, "commit": commit(),
+                    "ran": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
     for strategy in run["strategies"]:  # the misses' texts stay in the compare's own folder
         strategy.pop("misses", None)
-    results.parent.mkdir(parents=True, exist_ok=True)
-    results.with_suffix(".json").write_text(json.dumps(run, indent=1, ensure_ascii=False), encoding="utf-8")
-    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "compare_table.py"), str(results.with_suffix(".json")),
-                    "--out", str(results), "--indexes", str(out / "index")], check=True)
-    print(f"compare wall time {wall / 60:.1f} min; wrote {results}.json, .md, .png")
+    part.parent.mkdir(parents=True, exist_ok=True)
+    part.write_text(json.dumps(run, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+    print(f"{name}: {wall / 60:.1f} min; kept in {part}", flush=True)
+    return run
 
 
 if __name__ == "__main__":

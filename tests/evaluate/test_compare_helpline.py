@@ -4,6 +4,7 @@ and a strategy with longer chunks whose lead at k comes from sending more tokens
 equal tokens sent."""
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from seamcut.corpus import read_corpus
 from seamcut.embed import load_embedder
 from seamcut.evaluate import check_sources, compare, load_questions
+from seamcut.evaluate.merge import merge_runs
 
 HELPLINE = Path(__file__).resolve().parents[2] / "examples" / "helpline"
 
@@ -83,3 +85,32 @@ def test_named_source_holds_each_hit_to_the_document_the_question_names(tmp_path
                        workdir=tmp_path / "strict", progress=False), out)
     rows = json.loads(out.read_text(encoding="utf-8"))["strategies"][0]["per_question"]
     assert all(q["source_only"] == bool(q["source"]) for q in rows)
+
+
+def test_a_compare_run_in_parts_is_judged_as_the_whole_run(tmp_path, documents):
+    """Strategies compared in two runs (as on two machines), merged: the best strategy, the
+    budgets and every paired test are those of one run over all of them, though each part alone
+    had another default budget and no comparison of its strategies with the other part's."""
+    questions = load_questions(HELPLINE / "questions.yaml")
+
+    def run(names: list[str], work: str, k: int = 4) -> dict:
+        result = compare(documents, questions, strategies=names, k=k, embedder=load_embedder(None, cache=True),
+                         workdir=tmp_path / work, progress=False)
+        return json.loads(json.dumps(result.to_json()))  # as a --json file holds it
+
+    whole = run(["fixed", "structure", "parent-child"], "whole")
+    parts = [run(["fixed"], "one"), run(["structure", "parent-child"], "two")]
+    assert parts[0]["budget"] != whole["budget"] and parts[0]["comparisons"] == []
+    merged = merge_runs(parts)
+    for key in ("best", "budget", "budgets", "comparisons", "comparisons_at_1", "comparisons_at_budget",
+                "questions", "no_answer_questions", "documents", "k", "mode", "model"):
+        assert merged[key] == whole[key], key
+    assert len(merged["comparisons"]) == 2
+    for got, want in zip(merged["strategies"], whole["strategies"], strict=True):
+        assert (got["name"], got["hits"], got["mrr"], got["budgets"]) == (want["name"], want["hits"], want["mrr"],
+                                                                          want["budgets"])
+
+    with pytest.raises(ValueError, match="k 2"):
+        merge_runs([parts[0], run(["structure"], "k2", k=2)])
+    with pytest.raises(ValueError, match="fixed"):
+        merge_runs([parts[0], parts[0]])

@@ -249,8 +249,9 @@ def _outcome_json(o: Outcome, text: bool = True) -> dict[str, Any]:
             "must_contain": list(o.question.must_contain), "source": o.question.source,
             "source_only": o.question.source_only,
             "page": o.question.page, "best_similarity": best,
-            # the first rank holding an answer in the deep search the budgets are cut from
-            "deep_rank": None if o.ranked is None else o.ranked.first_hit,
+            # the deep ranked list the budgets are cut from: the first rank holding an answer and
+            # the model tokens each result sends (``seamcut.evaluate.merge`` scores any budget from it)
+            "deep_rank": o.deep.first_hit, "deep_tokens": list(o.deep.tokens),
             "spans": [{"source": s.source, "start": s.start, "end": s.end} for s in o.question.spans],
             "results": [{"rank": r.rank, "score": r.score, "similarity": r.similarity,
                          "source": r.source, "pages": list(r.pages), "heading": r.heading,
