@@ -11,7 +11,7 @@ unless the flags after `--` say otherwise), one strategy at a time (all seven un
 (`benchmarks/compare_table.py`, with the named-source column) to
 `benchmarks/results/scale_compare[_sampleN]`.
 
-Each strategy's run is kept as a part (`benchmarks/results/scale_compare[_sampleN]_parts/NAME.json`,
+Each strategy's run is kept as a part (`benchmarks/results/scale_compare[_sampleN]_parts/NAME.json.gz`,
 with the seamcut commit that ran it) and the parts are judged together
 (`seamcut.evaluate.merge.merge_runs`: the same paired tests as one run of them all): the whole
 corpus takes longer than a machine is held here, so a rerun on a fresh machine goes on from the
@@ -22,6 +22,7 @@ machine reuses them.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
 import subprocess
@@ -112,7 +113,7 @@ def main() -> None:
     names = [n.strip() for n in a.strategies.split(",") if n.strip()]
     runs = []
     for name in names:
-        runs.append(run_part(name, parts / f"{parse_spec(name).slug}.json", the_slice, out, qfile, corpus, flags))
+        runs.append(run_part(name, parts / f"{parse_spec(name).slug}.json.gz", the_slice, out, qfile, corpus, flags))
     budgets = argparse.ArgumentParser(add_help=False)
     budgets.add_argument("--budget", action="append")
     named = budgets.parse_known_args(flags)[0].budget
@@ -135,7 +136,7 @@ def run_part(name: str, part: Path, the_slice: dict, out: Path, qfile: Path, cor
     the compare's own folder): a part kept for the same slice and flags is taken as it is, so a
     run stopped (or a machine lost) between strategies goes on from the next one."""
     if part.is_file():
-        kept = json.loads(part.read_text(encoding="utf-8"))
+        kept = json.loads(gzip.decompress(part.read_bytes()).decode("utf-8"))
         if {k: kept["slice"].get(k) for k in the_slice} == the_slice:
             print(f"{name}: kept from {part} (run {kept['slice']['ran']}, seamcut {kept['slice']['commit']})",
                   flush=True)
@@ -154,7 +155,7 @@ def run_part(name: str, part: Path, the_slice: dict, out: Path, qfile: Path, cor
     for strategy in run["strategies"]:  # the misses' texts stay in the compare's own folder
         strategy.pop("misses", None)
     part.parent.mkdir(parents=True, exist_ok=True)
-    part.write_text(json.dumps(run, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+    part.write_bytes(gzip.compress(json.dumps(run, ensure_ascii=False, separators=(",", ":")).encode("utf-8"), mtime=0))
     print(f"{name}: {wall / 60:.1f} min; kept in {part}", flush=True)
     return run
 
