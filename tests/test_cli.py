@@ -40,6 +40,8 @@ def test_bad_inputs_are_named_and_the_rest_still_chunked(tmp_path):
     good.write_text("Whitefly: 2 ml per litre. Spray in the evening.\n", encoding="utf-8")
     binary = tmp_path / "image.txt"
     binary.write_bytes(b"\x00\x01\x02binary\x00")
+    late = tmp_path / "late-binary.md"  # text for 10,000 bytes, then binary data
+    late.write_bytes(b"Whitefly dose.\n" * 667 + b"\x00\x01PNG")
     broken = tmp_path / "latin1.txt"
     broken.write_bytes("caf\xe9 au lait".encode("latin-1"))
     pdf = tmp_path / "manual.txt"
@@ -51,7 +53,7 @@ def test_bad_inputs_are_named_and_the_rest_still_chunked(tmp_path):
     missing = tmp_path / "missing.txt"
     out = tmp_path / "out.jsonl"
     r = run("chunk", str(missing), str(binary), str(good), str(broken), str(pdf), str(empty),
-            str(folder), "-o", str(out))
+            str(folder), str(late), "-o", str(out))
     assert r.returncode == 1
     err = " ".join(r.stderr.split())
     assert f"{missing}: no such file" in err
@@ -60,7 +62,8 @@ def test_bad_inputs_are_named_and_the_rest_still_chunked(tmp_path):
     assert re.search(re.escape(f"{pdf}: ") + r"[^✗]*PDF", err)  # a damaged PDF, named
     assert f"{empty}: empty file" in err
     assert f"{folder}: is a directory" in err
-    assert "6 of 7 file(s) failed" in err
+    assert f"{late}: a NUL character at character 10005" in err
+    assert "7 of 8 file(s) failed" in err
     rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert {row["source"] for row in rows} == {str(good)}
 

@@ -15,20 +15,25 @@ def decode(data: bytes, path: object, encoding: str | None = None) -> str:
     """Bytes to text: ``encoding`` if given, else UTF-16/32 by their byte-order mark, else UTF-8.
 
     A UTF-8 byte-order mark is kept as the character U+FEFF so offsets stay file offsets. Bytes that
-    do not decode raise ``InputError`` with the byte offset; nothing is replaced silently.
+    do not decode raise ``InputError`` with the byte offset, a NUL character (binary data) with its
+    character offset; nothing is replaced or dropped silently.
     """
     if encoding is None:
         encoding = next((enc for bom, enc in _BOMS if data.startswith(bom)), "utf-8")
         if encoding == "utf-8" and b"\x00" in data[:8192]:
             raise InputError(path, "binary file (NUL bytes), not text")
     try:
-        return data.decode(encoding)
+        text = data.decode(encoding)
     except UnicodeDecodeError as exc:
         raise InputError(path, f"not valid {exc.encoding} text: byte {exc.start} "
                                f"(0x{data[exc.start]:02x}) cannot be decoded; pass the file's "
                                "encoding (--encoding) or convert it") from None
     except LookupError:
         raise InputError(path, f"unknown text encoding {encoding!r}") from None
+    nul = text.find("\x00")
+    if nul >= 0:  # past the first 8 KB, or in UTF-16/32: binary data inside the text
+        raise InputError(path, f"a NUL character at character {nul}: binary data in a text file")
+    return text
 
 
 def read_text(path: str | Path, encoding: str | None = None, **fields: object) -> Document:
