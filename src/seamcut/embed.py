@@ -691,12 +691,14 @@ class CachedEmbedder(Embedder):
         if missing:
             vecs = _normalise(self.inner._embed(missing, kind))
             new = [(self.cache.key(self.name, kind, t), v) for t, v in zip(missing, vecs)]
-            self.cache.put_many(new)
-            found.update(new)
             self.computed += len(missing)
             self.computed_tokens += sum(self.inner.count_tokens(missing, kind))
+            # recorded before it is cached: a kill in between costs these vectors again, counted
+            # again (both were computed), never vectors cached that no record counts
             if self.on_computed is not None:
                 self.on_computed()
+            self.cache.put_many(new)
+            found.update(new)
         return np.stack([found[k] for k in keys]).astype(np.float32)
 
     def worker_cpu_seconds(self) -> float:

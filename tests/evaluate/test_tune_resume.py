@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import yaml
 
@@ -32,9 +34,10 @@ def _tune(tmp, docs, name: str) -> subprocess.Popen:
                             start_new_session=True)
 
 
-def _in_process(tmp, docs, questions, name: str) -> dict:
+def _in_process(tmp, docs, questions, name: str, embedder=None) -> dict:
     """The same search run here, on the same folder and cache as the process ``name``."""
-    result = tune([docs], questions, embedder=load_embedder(None, cache=tmp / name / "cache" / "embeddings"),
+    embedder = embedder or load_embedder(None, cache=tmp / name / "cache" / "embeddings")
+    result = tune([docs], questions, embedder=embedder,
                   workdir=tmp / name / "work", space=parse_space(SPACE), defaults=["recursive"],
                   progress=False, limits=Limits(workers=1))
     return json.loads(json.dumps(result.to_json()).replace(str(tmp / name / "work"), "WORK"))
@@ -75,6 +78,58 @@ def test_a_tune_killed_mid_build_is_resumed_with_its_cost_carried_on(tmp_path):
     assert [r["chunking_tokens"] for r in resumed["log"]] == [r["chunking_tokens"] for r in expected["log"]]
     assert resumed["cost"]["seconds"] > stopped["seconds"] > 0
     assert json.loads(journal.read_text(encoding="utf-8"))["finished"]
+
+
+def test_a_tune_whose_folder_is_lost_but_for_its_journal_builds_only_what_it_had_not_finished(tmp_path):
+    """The machine gone mid-search, its journal copied to a fresh folder with a fresh embedding
+    cache (no index, no vector left): the pieces the journal says were finished are taken from
+    it, not built again, and the search ends as an uninterrupted one does."""
+    docs, questions = make_corpus(tmp_path)
+    (tmp_path / "questions.yaml").write_text(yaml.safe_dump(
+        [{"id": q.id, "question": q.question, "must_contain": list(q.must_contain), "source": q.source}
+         for q in questions]), encoding="utf-8")
+    (tmp_path / "space.yaml").write_text(yaml.safe_dump(SPACE, sort_keys=False), encoding="utf-8")
+    whole_embedder = load_embedder(None, cache=tmp_path / "whole" / "cache" / "embeddings")
+    expected = _in_process(tmp_path, docs, questions, "whole", whole_embedder)
+
+    killed = _tune(tmp_path, docs, "lost")
+    journal = tmp_path / "lost" / "work" / FILE
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and killed.poll() is None:
+        try:  # a piece finished: its results are in the journal
+            if json.loads(journal.read_text(encoding="utf-8")).get("results"):
+                break
+        except (OSError, ValueError):
+            pass
+        time.sleep(0.01)
+    assert killed.poll() is None, "the run ended before it could be killed: " + killed.stderr.read().decode()[-2000:]
+    os.killpg(killed.pid, signal.SIGKILL)
+    killed.wait()
+    kept = journal.read_bytes()
+    finished = json.loads(kept)["results"]
+    shutil.rmtree(tmp_path / "lost")  # the machine gone: only the journal was copied off it
+    journal.parent.mkdir(parents=True)
+    journal.write_bytes(kept)
+
+    embedder = load_embedder(None, cache=tmp_path / "lost" / "cache" / "embeddings")
+    resumed = _in_process(tmp_path, docs, questions, "lost", embedder)
+    assert _without_timings(resumed) == _without_timings(expected)
+    assert resumed["cost"]["runs"] == 2
+    # the finished pieces were not built again: their indexes were not made, their tokens not embedded
+    for piece in finished.values():
+        assert not Path(piece["folder"]).exists()
+    assert embedder.computed_tokens < whole_embedder.computed_tokens
+    assert resumed["cost"]["embedded_tokens"] >= expected["cost"]["embedded_tokens"]
+
+    # results left by other code or for other bytes are not taken: that piece is built again
+    for doc in docs.iterdir():
+        doc.write_text(doc.read_text(encoding="utf-8") + "\nMore notes.\n", encoding="utf-8")
+    shutil.rmtree(tmp_path / "lost")
+    journal.parent.mkdir(parents=True)
+    journal.write_bytes(kept)
+    changed = load_embedder(None, cache=tmp_path / "lost" / "cache" / "embeddings")
+    _in_process(tmp_path, docs, questions, "lost", changed)
+    assert all(Path(piece["folder"]).exists() for piece in finished.values())
 
 
 def test_the_journal_carries_an_unfinished_search_only(tmp_path):

@@ -96,6 +96,19 @@ class Outcome:
         """The ranked list the budgets are cut from."""
         return self.ranked or Ranked(tuple(r.tokens for r in self.results), self.rank)
 
+    def record(self) -> list[Any]:
+        """What scoring needs of it, as plain data: the question's id, the rank at k, the tokens
+        the top k send, and the deep list (first hit, each result's tokens); no result text."""
+        return [self.question.id, self.rank, self.tokens, self.deep.first_hit, list(self.deep.tokens)]
+
+    @classmethod
+    def from_record(cls, question: Question, record: Sequence[Any]) -> "Outcome":
+        """The outcome ``record`` wrote, for ``question`` (which must be the one it names)."""
+        qid, rank, tokens, first_hit, deep = record
+        if qid != question.id:
+            raise ValueError(f"a record of question {qid!r} given for {question.id!r}")
+        return cls(question, rank, (), tokens, ranked=Ranked(tuple(deep), first_hit))
+
 
 @dataclass
 class StrategyResult:
@@ -501,10 +514,14 @@ class Digests:
 
     def current(self, index: Index) -> bool:
         """Whether ``index`` holds exactly the files, each with the bytes it has now."""
+        held = {source: v["hash"] for source, v in index.files.items()}
+        return held == self.all()
+
+    def all(self) -> dict[str, str | None]:
+        """Each file's digest (None: it cannot be read)."""
         if self._digests is None:
             self._digests = {p: _digest(p) for p in self.paths}
-        held = {source: v["hash"] for source, v in index.files.items()}
-        return held == self._digests
+        return self._digests
 
 
 def _digest(path: str) -> str | None:
@@ -525,14 +542,16 @@ def _inputs(paths: Sequence[str], read_options: ReadOptions, catalog: Catalog | 
     return h.hexdigest()[:32]
 
 
-@lru_cache(maxsize=1)
-def _code_version() -> str:
+@lru_cache(maxsize=2)
+def _code_version(judging: bool = False) -> str:
     """A digest of seamcut's code but the parts that only judge or show (evaluation, reports,
-    the command line): another version may read, cut or store otherwise."""
+    the command line): another version may read, cut or store otherwise. ``judging``: with the
+    evaluation's code too (another version may also score otherwise)."""
     root = Path(__file__).resolve().parents[1]
+    skipped = ("report", "cli", "integrations") if judging else ("evaluate", "report", "cli", "integrations")
     h = hashlib.sha256()
     for f in sorted(root.rglob("*.py")):
-        if f.relative_to(root).parts[0] not in ("evaluate", "report", "cli", "integrations"):
+        if f.relative_to(root).parts[0] not in skipped:
             h.update(f.read_bytes())
     return h.hexdigest()[:16]
 

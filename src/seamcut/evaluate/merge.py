@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from .budget import Ranked
 from .compare import CompareResult, Outcome, StrategyResult, _comparisons, score_budgets
 from .questions import Question
 from .spans import Span
@@ -78,6 +77,6 @@ def _result(strategy: Mapping[str, Any]) -> StrategyResult:
             question = Question(q["id"], q["question"], tuple(q["must_contain"]), q.get("source"), q.get("page"),
                                 tuple(Span(s["source"], s["start"], s["end"]) for s in q.get("spans", ())),
                                 source_only=bool(q.get("source_only")))
-            into.append(Outcome(question, q.get("rank"), (), sum(r["tokens"] for r in q["results"]),
-                                ranked=Ranked(tuple(q["deep_tokens"]), q["deep_rank"])))
+            into.append(Outcome.from_record(question, [q["id"], q.get("rank"), sum(r["tokens"] for r in q["results"]),
+                                                       q["deep_rank"], q["deep_tokens"]]))
     return res

@@ -52,8 +52,8 @@ from ..readers import expand
 from ..strategies import REGISTRY
 from ..strategies.spec import StrategySpec, parse_spec
 from .budget import default_budget
-from .compare import (Digests, StrategyResult, chunk_tokens, different_files, index_files, judge, missing_files,
-                      plain_options, ranking)
+from .compare import (Digests, Outcome, StrategyResult, _code_version, _inputs, chunk_tokens, different_files,
+                      index_files, judge, missing_files, plain_options, ranking)
 from .pareto import pareto_front
 from .questions import Question, source_matches
 from .significance import compare_hits
@@ -537,9 +537,16 @@ class _Search:
                     break
                 piece = f"round {number}: {label}"
                 earlier = self.journal.carried(piece)
-                self.journal.start(piece, self.embedded_tokens())
-                judged += self._chunking(group[0].spec, group, docs, asked, held, digests, earlier.seconds)
-                self.chunking_tokens[(number, label)] = self.journal.done(self.embedded_tokens()).tokens
+                kept = self._kept(piece, group, docs, asked, held, digests)
+                if kept is not None:  # an earlier run finished it: its results, nothing built
+                    judged += kept
+                    self.chunking_tokens[(number, label)] = earlier.tokens
+                else:
+                    self.journal.start(piece, self.embedded_tokens())
+                    done_here, results = self._chunking(group[0].spec, group, docs, asked, held, digests,
+                                                        earlier.seconds)
+                    judged += done_here
+                    self.chunking_tokens[(number, label)] = self.journal.done(self.embedded_tokens(), results).tokens
                 carried = Spent(carried.tokens + earlier.tokens, carried.seconds + earlier.seconds)
                 bar.advance(label=label)
         seconds = time.perf_counter() - t0 + carried.seconds
@@ -560,9 +567,10 @@ class _Search:
 
     def _chunking(self, spec: StrategySpec, group: list[Candidate], docs: list[str],
                   asked: list[Question], held: list[Question], digests: Digests,
-                  earlier: float = 0.0) -> list[_Judged]:
+                  earlier: float = 0.0) -> tuple[list[_Judged], dict[str, Any]]:
         """One chunking's index over ``docs`` (grown from its last round's), searched in each
-        mode of ``group``; ``earlier``: seconds earlier runs of the search spent on it."""
+        mode of ``group``; ``earlier``: seconds earlier runs of the search spent on it. Returns
+        the candidates judged and what the journal keeps of them (``_kept`` reads it)."""
         t0 = time.perf_counter() - earlier
         folder = self.work / "index" / spec.slug / _docset(docs)
         last = self.folders.get(spec.label)
@@ -593,11 +601,50 @@ class _Search:
             t1 = time.perf_counter()
             res = judge(c.label, plain_options(spec.options), index, [*asked, *held], self.k, c.mode,
                         report, False, sizes)
-            tune_part = dataclasses.replace(res, outcomes=res.outcomes[:len(asked)])
-            held_part = dataclasses.replace(res, outcomes=res.outcomes[len(asked):]) if held else None
-            out.append(_Judged(c, tune_part, held_part, size, build + time.perf_counter() - t1, folder,
-                               files=len(index.files)))
+            out.append(_split(c, res, len(asked), held, size, build + time.perf_counter() - t1, folder,
+                              len(index.files)))
         self.missing[spec.label] = missing_files(index, docs)
+        results = {"check": self._check(docs, digests), "folder": str(folder), "files": len(index.files),
+                   "index_bytes": size, "chunks": len(sizes),
+                   "index_tokens": self.index_tokens.get(spec.label) if len(docs) == self.every else None,
+                   "failures": [str(f) for f in report.failures], "missing": self.missing[spec.label],
+                   "candidates": [{"label": j.label, "seconds": j.seconds,
+                                   "outcomes": [o.record() for o in [*j.tune.outcomes,
+                                                                     *(j.held.outcomes if j.held else [])]]}
+                                  for j in out]}
+        return out, results
+
+    def _check(self, docs: list[str], digests: Digests) -> str:
+        """What a piece's results hold for: the files' bytes, the reading inputs (options,
+        catalog fields) and all of seamcut's code, the judging included."""
+        import hashlib
+        h = hashlib.sha256(_inputs(docs, self.read_options, self.catalog).encode())
+        h.update(json.dumps(sorted(digests.all().items())).encode("utf-8", "surrogatepass"))
+        h.update(_code_version(judging=True).encode())
+        return h.hexdigest()[:32]
+
+    def _kept(self, piece: str, group: list[Candidate], docs: list[str], asked: list[Question],
+              held: list[Question], digests: Digests) -> list[_Judged] | None:
+        """The candidates of ``piece`` as an earlier run of the search left them in the journal,
+        where it did for the same files, inputs and code (None: build and judge them)."""
+        kept = self.journal.result(piece)
+        if kept is None or [c["label"] for c in kept["candidates"]] != [c.label for c in group] \
+                or kept["check"] != self._check(docs, digests):
+            return None
+        spec = group[0].spec
+        folder = Path(kept["folder"])
+        self.folders[spec.label] = folder  # grown from in the next round where it is still there
+        if kept["index_tokens"] is not None:
+            self.index_tokens[spec.label] = int(kept["index_tokens"])
+        self.failures += [f for f in kept["failures"] if f not in self.failures]
+        self.missing[spec.label] = list(kept["missing"])
+        out = []
+        for c, got in zip(group, kept["candidates"]):
+            res = StrategyResult(c.label, plain_options(spec.options), int(kept["chunks"]), [], 0.0, 0.0, 0.0,
+                                 outcomes=[Outcome.from_record(q, o) for q, o in zip([*asked, *held], got["outcomes"],
+                                                                                   strict=True)])
+            out.append(_split(c, res, len(asked), held, int(kept["index_bytes"]), float(got["seconds"]), folder,
+                              int(kept["files"])))
         return out
 
     def _same_files(self, number: int, docs: list[str], judged: list[_Judged]) -> None:
@@ -647,6 +694,14 @@ class _Search:
         kept = [j.candidate for j in judged if j.candidate.spec.label not in why_out]
         self.rounds[-1]["kept"] = len(kept)
         return kept
+
+
+def _split(c: Candidate, res: StrategyResult, asked: int, held: list[Question], size: int, seconds: float,
+           folder: Path, files: int) -> _Judged:
+    """A candidate judged on the ``asked`` tune questions then the ``held`` ones (one result)."""
+    tune_part = dataclasses.replace(res, outcomes=res.outcomes[:asked])
+    held_part = dataclasses.replace(res, outcomes=res.outcomes[asked:]) if held else None
+    return _Judged(c, tune_part, held_part, size, seconds, folder, files=files)
 
 
 def _docset(docs: Sequence[str]) -> str:

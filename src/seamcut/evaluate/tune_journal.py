@@ -8,6 +8,11 @@ searches in one round), the model tokens embedded and the wall-clock seconds, wr
 every batch of vectors computed, and the run's seconds. A run of the same search (same ``key``)
 that finds an unfinished journal adds those figures to its own; a finished journal, or one of
 another search, is started again (a second run of a finished search costs what it does).
+
+A piece finished also leaves its results (``done(..., results=)``: what the search needs of it
+to go on, as plain data), so that a search whose folder is lost but for the journal (the
+machine gone, the journal copied to the next one) takes its finished pieces from it instead of
+building them again (``result``).
 """
 from __future__ import annotations
 
@@ -46,6 +51,8 @@ class Journal:
         self.earlier: dict[str, Spent] = ({k: Spent(int(v["tokens"]), float(v["seconds"]))
                                            for k, v in old["pieces"].items()} if resumed else {})
         self.pieces: dict[str, Spent] = {k: Spent(v.tokens, v.seconds) for k, v in self.earlier.items()}
+        #: piece -> the results it left when it was finished (earlier runs' too)
+        self.results: dict[str, Any] = dict(old.get("results") or {}) if resumed else {}
         self._piece: tuple[str, int, float] | None = None  # (key, tokens at its start, clock at its start)
         self._write(finished=False)
 
@@ -87,15 +94,23 @@ class Journal:
                                        before.seconds + time.perf_counter() - clock0)
             self._write(finished=False)
 
-    def done(self, tokens: int) -> Spent:
-        """The current piece is over (the run's counter at ``tokens``): its whole cost, the
-        earlier runs' included."""
+    def done(self, tokens: int, results: Any = None) -> Spent:
+        """The current piece is over (the run's counter at ``tokens``), leaving ``results``
+        (plain data; None: none kept): its whole cost, the earlier runs' included."""
+        with self._lock:
+            assert self._piece is not None
+            if results is not None:
+                self.results[self._piece[0]] = results
         self.progress(tokens)
         with self._lock:
             assert self._piece is not None
             spent = self.pieces.get(self._piece[0], Spent())
             self._piece = None
             return spent
+
+    def result(self, piece: str) -> Any:
+        """The results ``piece`` left when an earlier run finished it (None: none)."""
+        return self.results.get(piece)
 
     def finish(self) -> None:
         """The search ended: the next run of it starts afresh."""
@@ -105,7 +120,8 @@ class Journal:
     def _write(self, finished: bool) -> None:
         data = {"key": self.key, "finished": finished, "runs": self.runs,
                 "seconds": round(self._earlier_seconds + time.perf_counter() - self._started, 3),
-                "pieces": {k: {"tokens": v.tokens, "seconds": round(v.seconds, 3)} for k, v in self.pieces.items()}}
+                "pieces": {k: {"tokens": v.tokens, "seconds": round(v.seconds, 3)} for k, v in self.pieces.items()},
+                "results": self.results}
         self.path.parent.mkdir(parents=True, exist_ok=True)
         tmp = self.path.with_name(self.path.name + ".tmp")
         tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
