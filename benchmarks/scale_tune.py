@@ -12,18 +12,23 @@ pages take minutes). Writes `benchmarks/results/scale_tune_sampleN.json` (tune's
 slice), `.md` (the rounds and their cost, the final table, the winner against each default) and
 `.html` (tune's report, with its Pareto plot). `--render` redraws the .md from the results
 JSON without running. `--resume` goes on with a search a kill stopped (a whole-corpus search
-takes longer than a session): the cache is kept and tune carries the cost on.
+takes longer than a session): the cache is kept and tune carries the cost on. `--journal FILE`
+keeps a copy of tune's journal in FILE as it runs, and a run on a fresh machine whose OUT has no
+journal goes on from FILE: the pieces it says were finished are not built again.
 """
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import os
 import shutil
 import sys
+import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import yaml
 
@@ -35,6 +40,7 @@ from scale import FULL_PAGES, make_corpus  # noqa: E402
 from scale_compare import run_for_json, take_slice  # noqa: E402
 
 from seamcut.cache import default_cache_dir  # noqa: E402
+from seamcut.evaluate.tune_journal import FILE  # noqa: E402
 
 DEFAULT_FLAGS = ["--model", "e5-torch"]
 
@@ -52,6 +58,39 @@ def cold_cache(out: Path, resume: bool = False) -> Path:
     if not link.is_symlink():
         link.symlink_to(docs)
     return root
+
+
+@contextmanager
+def keeping(journal: Path, copy: Path | None, every: float = 60.0) -> Iterator[None]:
+    """``journal`` copied (gzipped) to ``copy`` every ``every`` seconds while the block runs,
+    and at its end (``copy`` None: nothing)."""
+    if copy is None:
+        yield
+        return
+    stop = threading.Event()
+
+    def save() -> None:
+        try:
+            data = journal.read_bytes()  # tune replaces it whole: never half of one
+        except OSError:
+            return
+        tmp = copy.with_name(copy.name + ".tmp")
+        tmp.write_bytes(gzip.compress(data, mtime=0))
+        os.replace(tmp, copy)
+
+    def loop() -> None:
+        while not stop.wait(every):
+            save()
+
+    copy.parent.mkdir(parents=True, exist_ok=True)
+    thread = threading.Thread(target=loop, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+        save()
 
 
 def _pct(x: float | None) -> str:
@@ -106,6 +145,10 @@ def main() -> None:
     ap.add_argument("--resume", action="store_true",
                     help="go on with a search that was stopped (killed): its embedding cache is kept, and "
                          "tune's journal in OUT/work carries its cost on (cost.runs counts the runs)")
+    ap.add_argument("--journal", type=Path,
+                    help="a copy of tune's journal kept here (gzipped), for a search longer than a machine is "
+                         "held: copied into OUT/work where that has none (the search goes on: --resume), and "
+                         "back here every minute while it runs")
     ap.add_argument("extra", nargs="*", help="more `seamcut tune` flags, after --")
     a = ap.parse_args()
     out = a.out or Path(f"/tmp/seamcut-scale-tune-{a.sample}")
@@ -123,9 +166,17 @@ def main() -> None:
                "--catalog", str(corpus / "catalog.csv"), "--out", str(out / "work"),
                "--json", str(out / "tune.json"), "--report", str(out / "tune.html"), *flags]
         print(f"{len(files)} files, {pages:,} pages, {len(questions)} questions\n" + " ".join(cmd), flush=True)
-        env = {**os.environ, "OMP_NUM_THREADS": "1", "SEAMCUT_CACHE": str(cold_cache(out, a.resume))}
+        journal = out / "work" / FILE
+        carried = a.journal is not None and a.journal.is_file() and not journal.exists()
+        if carried:
+            journal.parent.mkdir(parents=True, exist_ok=True)
+            journal.write_bytes(gzip.decompress(a.journal.read_bytes()))
+            print(f"the search goes on from the journal {a.journal}", flush=True)
+        env = {**os.environ, "OMP_NUM_THREADS": "1",
+               "SEAMCUT_CACHE": str(cold_cache(out, a.resume or carried))}
         t0 = time.monotonic()
-        rc = run_for_json(cmd, env, out / "tune.json")
+        with keeping(journal, a.journal):
+            rc = run_for_json(cmd, env, out / "tune.json")
         data = json.loads((out / "tune.json").read_text(encoding="utf-8"))
         data["slice"] = {"corpus": str(corpus), "sample": a.sample, "files": len(files), "pages": pages,
                          "questions": len(questions), "wall_seconds": round(time.monotonic() - t0, 1),
