@@ -4,8 +4,8 @@ every default strategy (or tied within noise)? Pairs the winner, question by que
 
     .venv/bin/python benchmarks/scale_tune_check.py [--sample 4] [--tune-dir DIR]
 
-Reads `benchmarks/results/scale_tune_sampleN.json` (the winner and its index folder, which must
-still be under the tune's folder) and `scale_compare_sampleN.json` (every default's outcome per
+Reads `benchmarks/results/scale_tune_sampleN.json` (the winner and its index folder, built again
+by `seamcut index` where it is gone) and `scale_compare_sampleN.json` (every default's outcome per
 question); searches the winner's index for every answerable question of the slice in the
 winner's own search mode and in the compare's mode (the same search method as the defaults:
 like with like), and writes `benchmarks/results/scale_tune_sampleN_check.json` and `.md`: per
@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -26,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from seamcut.build import BuildReport  # noqa: E402
+from seamcut.evaluate.budget import Ranked  # noqa: E402
 from seamcut.evaluate.compare import judge  # noqa: E402
 from seamcut.evaluate.questions import load_questions  # noqa: E402
 from seamcut.evaluate.significance import compare_hits  # noqa: E402
@@ -47,6 +50,31 @@ def default_outcomes(strategy: dict[str, Any], k: int) -> dict[str, dict[str, An
             for q in strategy["per_question"]}
 
 
+def winner_index(tune: dict[str, Any], folder: Path) -> Path:
+    """The winner's index folder; where it is gone (the tune took its final round from a journal
+    carried from another machine), built again by `seamcut index` from the tune's files, with
+    the corpus's catalog and the tune's model, into ``folder``/winner-index."""
+    kept = Path(tune["winner"]["index"])
+    if kept.is_dir():
+        return kept
+    db = folder / "winner-index"
+    corpus = Path(tune["slice"]["corpus"])
+    cmd = [sys.executable, "-m", "seamcut.cli", "index", str(folder / "files"), "--db", str(db),
+           "--strategy", tune["winner"]["spec"], "--model", tune["model"], "--catalog", str(corpus / "catalog.csv")]
+    print(f"{kept} is gone: building the winner's index again\n" + " ".join(cmd), flush=True)
+    subprocess.run(cmd, check=True, env={**os.environ, "OMP_NUM_THREADS": "1"})
+    return db
+
+
+def default_within(strategy: dict[str, Any], budget: int) -> dict[str, bool] | None:
+    """Per question id, whether a compare JSON's strategy sends an answer within ``budget``
+    tokens (from its kept deep list; None: the JSON is older than those lists)."""
+    if any("deep_tokens" not in q for q in strategy["per_question"]):
+        return None
+    return {q["id"]: Ranked(tuple(q["deep_tokens"]), q["deep_rank"]).rank_within(budget) is not None
+            for q in strategy["per_question"]}
+
+
 def check(tune: dict[str, Any], compare: dict[str, Any], questions: list) -> dict[str, Any]:
     k, winner = tune["k"], tune["winner"]
     if compare["k"] != k:
@@ -58,10 +86,23 @@ def check(tune: dict[str, Any], compare: dict[str, Any], questions: list) -> dic
                          "not the same questions")
     modes = list(dict.fromkeys([winner["mode"], compare["mode"]]))
     pairs, budgets = [], {s["name"] + " @" + compare["mode"]: s["budgets"] for s in compare["strategies"]}
+    at_budget: list[dict[str, Any]] = []
     for mode in modes:
         mine, res = winner_outcomes(Path(winner["index"]), asked, k, mode)
         label = f"{winner['spec']} @{mode}"
         budgets[label] = {str(b): res.at_budget(b).to_dict() for b in compare["budgets"]}
+        if mode == compare["mode"]:  # paired at equal tokens sent, at the same search method
+            for b in compare["budgets"]:
+                within = {o.question.id: o.deep.rank_within(b) is not None for o in res.outcomes}
+                for s in compare["strategies"]:
+                    theirs = default_within(s, b)
+                    if theirs is None:
+                        continue
+                    order = sorted(within)
+                    c = compare_hits(label, [within[i] for i in order], f"{s['name']} @{compare['mode']}",
+                                     [theirs[i] for i in order])
+                    at_budget.append({**c.to_dict(), "budget": b,
+                                      "at_least_as_good": not (c.significant and c.ci_high < 0)})
         for s in compare["strategies"]:
             theirs = default_outcomes(s, k)
             order = sorted(mine)
@@ -73,7 +114,7 @@ def check(tune: dict[str, Any], compare: dict[str, Any], questions: list) -> dic
                           "at_least_as_good": not (c.significant and c.ci_high < 0)})
     return {"k": k, "questions": len(asked), "winner": winner["label"], "compare_mode": compare["mode"],
             "model": {"tune": tune["model"], "compare": compare["model"]}, "pairs": pairs,
-            "budgets": budgets,
+            "budgets": budgets, "pairs_at_budget": at_budget,
             "holds": all(p["at_least_as_good"] for p in pairs if p["same_search"])}
 
 
@@ -91,11 +132,19 @@ def table(result: dict[str, Any]) -> str:
                    f"{p['winner_tokens_per_question']:,.0f} | {p['other_tokens_per_question']:,.0f} | {p['verdict']} |")
     names = list(result["budgets"])
     sizes = list(result["budgets"][names[0]])
+    paired = result.get("pairs_at_budget") or []
     out += ["", "Hits at equal tokens sent (each may send its ranked results while they fit in T tokens "
-                "per question; not paired: the compare's JSON keeps no deep list per question):", "",
+                "per question" + ("; paired below" if paired else
+                                  "; not paired: the compare's JSON keeps no deep list per question") + "):", "",
             "| T tokens | " + " | ".join(names) + " |", "|---:|" + "---:|" * len(names)]
     for t in sizes:
         out.append(f"| {int(t):,} | " + " | ".join(str(result["budgets"][n][t]["hits"]) for n in names) + " |")
+    if paired:
+        out += ["", "Paired at equal tokens sent, the same search method:", "",
+                "| T tokens | winner | default | hits winner | default | only winner | only default | p | verdict |",
+                "|---:|---|---|---:|---:|---:|---:|---:|---|"]
+        out += [f"| {p['budget']:,} | {p['best']} | {p['other']} | {p['best_hits']} | {p['other_hits']} | "
+                f"{p['only_best']} | {p['only_other']} | {p['p_value']:.3g} | {p['verdict']} |" for p in paired]
     out += ["", "At the same search method the winner is " + (
         "at least as good as every default (ahead, or tied within noise)." if result["holds"]
         else "worse than a default by more than noise: see the rows above.")]
@@ -113,6 +162,7 @@ def main() -> None:
     tune = json.loads((results / f"scale_tune{name}.json").read_text(encoding="utf-8"))
     compare = json.loads((results / f"scale_compare{name}.json").read_text(encoding="utf-8"))
     folder = a.tune_dir or Path(f"/tmp/seamcut-scale-tune-{a.sample}")
+    tune["winner"]["index"] = str(winner_index(tune, folder))
     result = check(tune, compare, load_questions(folder / "questions.yaml"))
     out = results / f"scale_tune{name}_check"
     out.with_suffix(".json").write_text(json.dumps(result, indent=1, ensure_ascii=False), encoding="utf-8")
