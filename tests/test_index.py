@@ -124,6 +124,8 @@ def test_a_long_lived_reader_follows_a_rebuild_of_its_folder(tmp_path, corpus):
     ix, _, _ = _build(tmp_path / "db", corpus)
     reader = Index(tmp_path / "db")
     assert reader.search("whitefly dose per litre", 1, mode="text")[0].chunk.strategy == "structure"
+    for _ in range(2):
+        reader.search("whitefly dose per litre", 3, mode="vector")
     before = reader.count()
     remove_index(tmp_path / "db")
     _build(tmp_path / "db", corpus, strategy="fixed", size=24, overlap=0)
@@ -131,6 +133,41 @@ def test_a_long_lived_reader_follows_a_rebuild_of_its_folder(tmp_path, corpus):
     assert now != before  # another state (else pick another size)
     assert reader.count() == now
     assert reader.search("whitefly dose per litre", 1, mode="text")[0].chunk.strategy == "fixed"
+    # the vectors it holds in memory are the new state's too (the same version of another table)
+    fresh = Index(tmp_path / "db")
+    for _ in range(2):  # the second vector query of an Index reads its vectors in memory
+        assert [h.chunk.id for h in reader.search("whitefly dose per litre", 3, mode="vector")] == \
+            [h.chunk.id for h in fresh.search("whitefly dose per litre", 3, mode="vector")]
+
+
+@pytest.mark.filterwarnings("ignore:optimize\\(cleanup_older_than=0\\)")
+def test_a_read_whose_state_is_cleaned_up_under_it_reads_the_next_one(tmp_path, corpus, monkeypatch):
+    """A search under way when the writer publishes the next state and deletes the files of the
+    one it was reading (the cleanup of old versions: here every older one at once) reads the
+    new state instead of failing."""
+    from datetime import timedelta
+
+    import seamcut.index.store as store
+
+    _build(tmp_path / "db", corpus)
+    reader = Index(tmp_path / "db")
+    reader.search("whitefly dose per litre", 2)
+    taken = reader.store.view()  # a read began on this state
+    monkeypatch.setattr(store, "OLD_VERSIONS", timedelta(0))
+    cotton = corpus / "docs" / "cotton.md"
+    cotton.write_text(cotton.read_text(encoding="utf-8") + "\nSpray whitefly in the evening.\n", encoding="utf-8")
+    _build(tmp_path / "db", corpus)
+    with pytest.raises(RuntimeError, match="Not found"):
+        taken.all_chunks()  # its files are gone
+    fresh = Index(tmp_path / "db")
+    for read in (lambda ix: [h.chunk.text for h in ix.search("whitefly dose per litre", 2)],
+                 lambda ix: [h.chunk.text for h in ix.search("whitefly evening", 2, mode="text")],
+                 lambda ix: ix.count(), lambda ix: [c.id for c in ix.all_chunks()]):
+        first = [taken]  # the read began before the publish
+        real = reader.store.view
+        monkeypatch.setattr(reader.store, "view", lambda: first.pop() if first else real())
+        assert read(reader) == read(fresh)
+        monkeypatch.setattr(reader.store, "view", real)
 
 
 def test_full_text_search_keeps_devanagari_words_whole(tmp_path, corpus):

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from functools import cached_property
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence, TypeVar
 
 import numpy as np
 
@@ -29,6 +29,8 @@ from .disk import DiskFullError, disk_full, is_disk_full
 from .lock import Holder, IndexBusyError, WriteLock
 from .settings import SETTINGS_FILE, IndexConfigError, ParentTextRank, Settings
 from .store import HIT_COLUMNS, Store, View
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
@@ -417,11 +419,24 @@ class Index:
 
     def count(self) -> int:
         """Searchable chunks in the index."""
-        return self.store.view().count()
+        return self._read(lambda view: view.count())
 
     def all_chunks(self) -> list[Chunk]:
         """Every searchable chunk, in document order (for checks and reports)."""
-        return self.store.view().all_chunks()
+        return self._read(lambda view: view.all_chunks())
+
+    def _read(self, read: Callable[[View], T]) -> T:
+        """``read`` on the state last published, for the whole read; read again on the next one
+        where a writer published it and deleted the files of this one meanwhile (its cleanup of
+        old versions, while this read was under way)."""
+        view = self.store.view()
+        try:
+            return read(view)
+        except (RuntimeError, OSError):
+            now = self.store.view()
+            if now is view:  # nothing published since: not a version cleaned up
+                raise
+            return read(now)
 
     def search(self, query: str, k: int = 4, *, mode: Mode = "hybrid", where: str | None = None,
                max_tokens: int | None = None, candidates: int | None = None) -> list[Hit]:
@@ -438,8 +453,12 @@ class Index:
         check_query(mode, k)
         if mode != "vector":
             self._check_text_index()
-        view = self.store.view()  # one published state for the whole search
         text = normalise_query(query)
+        # one published state for the whole search
+        return self._read(lambda view: self._search(view, query, text, k, mode, where, max_tokens, candidates))
+
+    def _search(self, view: View, query: str, text: str, k: int, mode: Mode, where: str | None,
+                max_tokens: int | None, candidates: int | None) -> list[Hit]:
         if "chunks" not in view or (not text and mode != "vector"):
             return []  # no words, nothing to rank them by
         parent_child = "parents" in view
@@ -470,9 +489,9 @@ class Index:
         return [{**found[i], "_distance": 1.0 - sim} for i, sim in nearest if i in found]
 
     def _in_memory(self, view: View) -> Matrix | None:
-        """The chunks' vectors, loaded once per table version; None when they would take more
-        than ``MATRIX_BYTES``."""
-        version = view.version("chunks")
+        """The chunks' vectors, loaded once per published state (per table version for a folder
+        never published); None when they would take more than ``MATRIX_BYTES``."""
+        version = (view.state, view.version("chunks"))
         if self._matrix is None or self._matrix.version != version:
             dim = int(self.settings.dim or 0)
             self._matrix = (Matrix.of(version, *view.vectors(dim))

@@ -18,13 +18,14 @@ def fits(rows: int, dim: int, limit: int = MATRIX_BYTES) -> bool:
 
 @dataclass(frozen=True)
 class Matrix:
-    """The chunks table's vectors (rows normalised) and their ids, for one table version."""
-    version: int
+    """The chunks table's vectors (rows normalised) and their ids, for one state of the table
+    (``version``: whatever names it, compared for equality only)."""
+    version: object
     vectors: np.ndarray
     ids: list[str]
 
     @classmethod
-    def of(cls, version: int, ids: list[str], vectors: np.ndarray) -> "Matrix":
+    def of(cls, version: object, ids: list[str], vectors: np.ndarray) -> "Matrix":
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         return cls(version, vectors / np.where(norms == 0, 1.0, norms), ids)
 

@@ -210,7 +210,7 @@ class Store:
                 # tables as they are now (they agree there as well)
                 return self._latest()
             self._doc_fields.clear()
-            self._view = (published, View(tables, self._doc_fields))
+            self._view = (published, View(tables, self._doc_fields, published))
         return self._view[1]
 
 
@@ -223,9 +223,14 @@ class View:
     """An index's tables at one published state (``Store.view``), and its rows as chunks
     (document fields put back). What one search reads."""
 
-    def __init__(self, tables: dict[str, Any], doc_fields: dict[str, dict[str, Any]]) -> None:
+    def __init__(self, tables: dict[str, Any], doc_fields: dict[str, dict[str, Any]],
+                 state: str | None = None) -> None:
         self.tables = tables
         self._doc_fields = doc_fields
+        #: the published state it is (the snapshot file's text; None: the tables as they were
+        #: when opened, never published): the same table versions of a folder built again are
+        #: another state
+        self.state = state
 
     def __contains__(self, name: str) -> bool:
         return name in self.tables
