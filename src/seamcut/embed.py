@@ -691,13 +691,16 @@ class CachedEmbedder(Embedder):
         if missing:
             vecs = _normalise(self.inner._embed(missing, kind))
             new = [(self.cache.key(self.name, kind, t), v) for t, v in zip(missing, vecs)]
+            tokens = sum(self.inner.count_tokens(missing, kind))
+            self.cache.put_many(new)
+            # counted and recorded right after they are stored (the tokens counted before): a
+            # kill between the two leaves vectors cached that no record counts, so nothing but
+            # the record may sit in that gap (a record first would count twice what a kill
+            # between record and store loses: a resumed run computes it again)
             self.computed += len(missing)
-            self.computed_tokens += sum(self.inner.count_tokens(missing, kind))
-            # recorded before it is cached: a kill in between costs these vectors again, counted
-            # again (both were computed), never vectors cached that no record counts
+            self.computed_tokens += tokens
             if self.on_computed is not None:
                 self.on_computed()
-            self.cache.put_many(new)
             found.update(new)
         return np.stack([found[k] for k in keys]).astype(np.float32)
 
