@@ -110,6 +110,14 @@ def test_a_compare_run_in_parts_is_judged_as_the_whole_run(tmp_path, documents):
         assert (got["name"], got["hits"], got["mrr"], got["budgets"]) == (want["name"], want["hits"], want["mrr"],
                                                                           want["budgets"])
 
+    # a file that failed in every part is listed once as it is; one that failed in one part only
+    # names that part's strategies, unless its line names one already
+    parts[0]["failures"] = ["a.pdf: encrypted", "c.pdf: empty"]
+    parts[1]["failures"] = ["a.pdf: encrypted", "b.pdf: cut failed (parent-child)", "d.pdf: empty"]
+    assert merge_runs(parts)["failures"] == ["a.pdf: encrypted", "c.pdf: empty (fixed)",
+                                             "b.pdf: cut failed (parent-child)",
+                                             "d.pdf: empty (structure, parent-child)"]
+
     with pytest.raises(ValueError, match="k 2"):
         merge_runs([parts[0], run(["structure"], "k2", k=2)])
     with pytest.raises(ValueError, match="fixed"):

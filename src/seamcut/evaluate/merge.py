@@ -48,7 +48,7 @@ def merge_runs(parts: Sequence[Mapping[str, Any]], budgets: Sequence[int] | None
     questions = [o.question for o in results[0].outcomes + results[0].no_answer]
     answerable = [q for q in questions if q.answerable]
     k = int(first["k"])
-    failures = list(dict.fromkeys(f for part in parts for f in part["failures"]))
+    failures = _failures(parts)
     warnings = list(dict.fromkeys(w for part in parts for w in part["warnings"]))
     result = score_budgets(CompareResult(k, first["mode"], first["model"], questions, results,
                                          _comparisons(results, answerable, k),
@@ -59,6 +59,21 @@ def merge_runs(parts: Sequence[Mapping[str, Any]], budgets: Sequence[int] | None
     merged["strategies"] = [{**s, "budgets": {str(b): r.at_budget(b).to_dict() for b in result.budgets}}
                             for s, r in zip(strategies, results)]
     return merged
+
+
+def _failures(parts: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The parts' failure lines, each once; a line not in every part names the strategies of the
+    part it came from (as ``compare`` names the strategy of a failure its first one did not have),
+    unless it names one of them already."""
+    out: list[str] = []
+    for part in parts:
+        names = [s["name"] for s in part["strategies"]]
+        for f in part["failures"]:
+            if not all(f in p["failures"] for p in parts) and not any(f.endswith(f" ({n})") for n in names):
+                f = f"{f} ({', '.join(names)})"
+            if f not in out:
+                out.append(f)
+    return out
 
 
 def _asked(strategy: Mapping[str, Any]) -> list[str]:
