@@ -184,6 +184,19 @@ def test_steps_without_a_terminal_write_a_line_every_few_seconds(capsys):
     assert lines[-1].startswith("round 1 recursive: 1/4") and "ETA 0:0" in lines[-1]
 
 
+def test_a_single_long_step_is_not_silent(capsys):
+    # a tune's last round often has one chunking left, searched in three modes: one step of half
+    # an hour, which once wrote nothing at all
+    with Steps(1, "round 5", every=0.1, terminal=False):
+        time.sleep(0.25)
+    with Steps(0, "nothing", every=0.1, terminal=False):
+        time.sleep(0.15)
+    err = capsys.readouterr().err
+    assert [x for x in err.splitlines() if x.startswith("round 5: 0/1")][:2] == [
+        "round 5: 0/1, 0:00 elapsed"] * 2
+    assert "nothing" not in err
+
+
 # -- the command, as a user runs it -------------------------------------------------------------
 
 def _docs(folder: Path, n: int = 12) -> Path:

@@ -32,14 +32,16 @@ class _Ticker:
 
 class Steps(_Ticker):
     """A context manager for a progress bar of ``total`` steps on stderr; nothing is drawn when
-    ``show`` is false or there is a single step. ``advance(n, label)`` moves it ``n`` steps and
-    may change the text in front of it. Off a terminal, a line every ``every`` seconds instead."""
+    ``show`` is false or there are no steps. ``advance(n, label)`` moves it ``n`` steps and may
+    change the text in front of it. Off a terminal, a line every ``every`` seconds instead."""
 
     def __init__(self, total: int, label: str, show: bool = True, every: float = 5.0,
                  terminal: bool | None = None) -> None:
         import sys
         import time
-        self.total, self.label, self.show = total, label, show and total > 1
+        # a single step is drawn too: one long step (a tune's last round, one chunking over the whole
+        # corpus) is where a silent half hour looks like a hang
+        self.total, self.label, self.show = total, label, show and total > 0
         self.every = every
         self.terminal = sys.stderr.isatty() if terminal is None else terminal
         self.done, self.text = 0, label
