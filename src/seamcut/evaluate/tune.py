@@ -581,7 +581,7 @@ class _Search:
             shutil.copytree(last, partial)
             partial.rename(folder)
         index, report, _ = index_files(folder, spec, spec.options, docs, self.embedder, self.model,
-                                       self.read_options, self.catalog, self.limits, False, digests,
+                                       self.read_options, self.catalog, self.limits, self.progress, digests,
                                        self.pool)
         self.folders[spec.label] = folder
         self.cut_tokens += report.cut_tokens
