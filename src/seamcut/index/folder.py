@@ -328,6 +328,8 @@ class Index:
         batch = journal.pending(self.path)
         if not batch:
             return []
+        for name in self.store.drop_uncommitted():  # every table is created inside a batch
+            log.info("%s: removed table %r, whose creation was stopped before it held a row", self.path, name)
         done = {v["doc_id"]: v["hash"] for v in self.store.documents().values()}
         torn = [doc_id for doc_id, digest in batch.write.items() if done.get(doc_id) != digest]
         torn += [doc_id for doc_id in batch.gone if doc_id not in done and doc_id not in batch.write]

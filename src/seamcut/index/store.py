@@ -57,6 +57,24 @@ class Store:
     def table(self, name: str) -> Any:
         return self.db.open_table(name)
 
+    def drop_uncommitted(self) -> list[str]:
+        """Remove each table whose creation was killed before its first version was committed
+        (LanceDB lists its folder, which holds data files and no manifest, yet cannot open it,
+        and a write would then fail on it); the tables removed. For the writer, under its lock:
+        such a table held no row, and the next write creates it afresh."""
+        import shutil
+        dropped = []
+        for name in sorted(self.tables()):
+            folder = self.folder / "lance" / f"{name}.lance"
+            if any(folder.glob("_versions/*.manifest")):
+                continue
+            try:
+                self.table(name)
+            except ValueError:  # "Table ... was not found": listed, never committed
+                shutil.rmtree(folder)
+                dropped.append(name)
+        return dropped
+
     # -- writing -------------------------------------------------------------------------------
 
     def delete(self, doc_ids: Iterable[str]) -> None:
