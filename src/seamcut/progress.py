@@ -3,11 +3,16 @@ from __future__ import annotations
 
 from typing import Any
 
+#: seconds between two lines where stderr is not a terminal (a bar's own ``every`` aside)
+EVERY = 5.0
+
 
 class _Ticker:
     """Where stderr is not a terminal (a log file, CI, a pipe): ``log()`` every ``every`` seconds
-    from a daemon thread, whether or not anything moved meanwhile, so a long run is never silent."""
-    every: float = 5.0
+    from a daemon thread, whether or not anything moved meanwhile, so a long run is never silent.
+    ``ticked``: the lines the thread has written."""
+    every: float = EVERY
+    ticked: int = 0
     _ticker: Any = None
 
     def _start_ticking(self) -> None:
@@ -19,6 +24,7 @@ class _Ticker:
     def _tick(self) -> None:
         while not self._quit.wait(self.every):
             self.log()
+            self.ticked += 1
 
     def _stop_ticking(self) -> None:
         if self._ticker is not None:
@@ -35,14 +41,14 @@ class Steps(_Ticker):
     ``show`` is false or there are no steps. ``advance(n, label)`` moves it ``n`` steps and may
     change the text in front of it. Off a terminal, a line every ``every`` seconds instead."""
 
-    def __init__(self, total: int, label: str, show: bool = True, every: float = 5.0,
+    def __init__(self, total: int, label: str, show: bool = True, every: float | None = None,
                  terminal: bool | None = None) -> None:
         import sys
         import time
         # a single step is drawn too: one long step (a tune's last round, one chunking over the whole
         # corpus) is where a silent half hour looks like a hang
         self.total, self.label, self.show = total, label, show and total > 0
-        self.every = every
+        self.every = EVERY if every is None else every
         self.terminal = sys.stderr.isatty() if terminal is None else terminal
         self.done, self.text = 0, label
         self._clock = time.monotonic
@@ -81,6 +87,8 @@ class Steps(_Ticker):
 
     def __exit__(self, *exc: Any) -> None:
         self._stop_ticking()
+        if self.ticked:  # a long one says where it ended: the 9k tune's log stopped at round 4's
+            self.log()   # "1/2", read as a hang in its second build (round 4 had just ended)
         if self._bar is not None:
             self._bar.__exit__(*exc)
 
@@ -95,10 +103,11 @@ class Throughput(_Ticker):
     without a terminal is never silent for long."""
 
     def __init__(self, files: int, size: int, label: str = "indexing", show: bool = True,
-                 every: float = 5.0, terminal: bool | None = None) -> None:
+                 every: float | None = None, terminal: bool | None = None) -> None:
         import sys
         import time
-        self.files, self.size, self.label, self.show, self.every = files, max(1, size), label, show, every
+        self.files, self.size, self.label, self.show = files, max(1, size), label, show
+        self.every = EVERY if every is None else every
         self.terminal = sys.stderr.isatty() if terminal is None else terminal
         self.done = self.bytes = self.pages = self.tokens = self.failed = 0
         self._clock = time.monotonic

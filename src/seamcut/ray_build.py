@@ -32,7 +32,7 @@ from .build import (STAGES, BuildReport, CutFile, CutJob, WorkerEmbedder, _accou
                     finish_text_index, saved_report, wrap_up, written)
 from .catalog import Catalog
 from .corpus import Limits, ReadOptions, failed, read_jobs
-from .embed import TORCH_TWIN
+from .embed import TORCH_TWIN, spec_of
 from .index import Index
 from .index.folder import Cut
 from .processes import IsolatedPool, own_temp, usable_cpus
@@ -204,7 +204,7 @@ def build_on_ray(index: Index, paths: Sequence[str | Path], strategy: str, optio
     index.settings.embedder, index.settings.dim = embedder.name, int(embedder.dim)
     inner = getattr(embedder, "cache", None)
     cache_dir = str(inner.folder) if inner is not None and hasattr(inner, "folder") else None
-    spec = index.settings.model
+    spec = spec_of(embedder.name, index.settings.model)  # the engine of the index's vectors
     try:
         check_gpu_model(spec, gpus)
     except ValueError as exc:

@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterator, Mapping, Sequence, TypeVar
 
 import numpy as np
 
-from ..embed import Embedder, load_embedder
+from ..embed import Embedder, load_embedder, spec_of
 from ..model import Chunk, Document
 from .fusion import Fusion, ReciprocalRankFusion, Scored
 from .matrix import MATRIX_BYTES, Matrix, fits
@@ -124,7 +124,8 @@ class Index:
     def embedder(self) -> Embedder:
         if self._embedder is None:
             cache = self.path / "embeddings" if self._cache else None
-            model = self.settings.model
+            # the engine that made the index's vectors, though the default engine changed since
+            model = spec_of(self.settings.embedder or "", self.settings.model)
             self._embedder = load_embedder(None if model == "default" else model, cache=cache)
         return self._embedder
 
