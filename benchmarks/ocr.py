@@ -14,7 +14,9 @@ one page, after first on the next), so a busy spell on the shared machine falls 
 Per page: **CPU seconds** (the worker's own user + system time and its children's, Tesseract runs
 as a child process; model loading is done before the first page and not counted), the **CER**
 (Levenshtein distance over the length of the truth, both NFC with all whitespace removed, as
-``tests/test_helpline.py`` counts it) and whether OCR labelled the page with its language (the
+``tests/test_helpline.py`` counts it), the **WER** (the same over words split at whitespace: the
+CER does not see two words read as one, a search does; the corpus truth splits a few Devanagari
+words where pdftotext does, the same for both sides) and whether OCR labelled the page with its language (the
 first Tesseract language it reports, against the language the page was printed in).
 
 Page sets (``--sets``):
@@ -50,6 +52,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 HELPLINE = REPO / "examples" / "helpline"
+sys.path.insert(0, str(REPO))
+from tests.levenshtein import levenshtein  # noqa: E402
+
 DOCLING_OCR = REPO.parent / "shared" / "data" / "pdfs" / "docling" / "ocr"
 #: the code before issue 36 (the OCR that reads a page twice)
 BEFORE = "4172341"
@@ -64,14 +69,8 @@ def _norm(text: str) -> str:
     return re.sub(r"\s+", "", unicodedata.normalize("NFC", text))
 
 
-def levenshtein(a: str, b: str) -> int:
-    prev = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        cur = [i]
-        for j, cb in enumerate(b, 1):
-            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
-        prev = cur
-    return prev[-1]
+def _words(text: str) -> list[str]:
+    return unicodedata.normalize("NFC", text).split()
 
 
 def corpus_pages(folder: Path, skip: set[str] = frozenset()) -> list[dict]:
@@ -196,8 +195,9 @@ def source_of(rev: str) -> Path:
 
 
 def summarise(rows: list[dict], variants: list[str]) -> list[dict]:
-    """Per set and language (and per set overall): pages, CPU s/page and CER (edits over truth
-    characters, all pages together) of each variant, and pages labelled with their language."""
+    """Per set and language (and per set overall): pages, CPU s/page, CER and WER (edits over
+    truth characters or words, all pages together) of each variant, and pages labelled with
+    their language."""
     out = []
     for set_name in dict.fromkeys(r["set"] for r in rows):
         in_set = [r for r in rows if r["set"] == set_name]
@@ -207,9 +207,10 @@ def summarise(rows: list[dict], variants: list[str]) -> list[dict]:
                 continue
             entry = {"set": set_name, "language": lang, "pages": len(group)}
             for v in variants:
-                chars = sum(r["truth_chars"] for r in group)
+                chars, words = sum(r["truth_chars"] for r in group), sum(r["truth_words"] for r in group)
                 entry[v] = {"cpu_s_per_page": round(sum(r[v]["cpu_s"] for r in group) / len(group), 3),
                             "cer": round(sum(r[v]["edits"] for r in group) / chars, 5),
+                            "wer": round(sum(r[v]["word_edits"] for r in group) / words, 5),
                             "labelled_right": sum(r[v]["language"] == r["language"] for r in group)}
             entry["cpu_ratio"] = round(entry["after"]["cpu_s_per_page"] / entry["before"]["cpu_s_per_page"], 3)
             out.append(entry)
@@ -218,15 +219,16 @@ def summarise(rows: list[dict], variants: list[str]) -> list[dict]:
 
 def markdown(summary: list[dict], meta: dict) -> str:
     lines = [f"OCR, {meta['date']}: before = {meta['before']}, after = this checkout "
-             f"({meta['after_commit']}); CPU s per page (own + Tesseract's), CER over all pages of the row",
+             f"({meta['after_commit']}); CPU s per page (own + Tesseract's), CER and WER over all pages of the row",
              "",
              "| set | language | pages | CPU s/page before | CPU s/page after | ratio | CER before | "
-             "CER after | language right before | after |",
-             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+             "CER after | WER before | WER after | language right before | after |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for e in summary:
         b, a = e["before"], e["after"]
         lines.append(f"| {e['set']} | {e['language']} | {e['pages']} | {b['cpu_s_per_page']:.2f} | "
                      f"{a['cpu_s_per_page']:.2f} | {e['cpu_ratio']:.2f} | {b['cer']:.2%} | {a['cer']:.2%} | "
+                     f"{b['wer']:.2%} | {a['wer']:.2%} | "
                      f"{b['labelled_right']}/{e['pages']} | {a['labelled_right']}/{e['pages']} |")
     return "\n".join(lines) + "\n"
 
@@ -242,14 +244,13 @@ def plot(summary: list[dict], path: Path) -> bool:
     rows = [e for e in summary if e["language"] != "all"]
     labels = [f"{e['set']}\n{e['language']}" for e in rows]
     x = range(len(rows))
-    fig, (cpu_ax, cer_ax) = plt.subplots(1, 2, figsize=(max(8, len(rows) * 1.6), 4))
-    for offset, v in ((-0.2, "before"), (0.2, "after")):
-        cpu_ax.bar([i + offset for i in x], [e[v]["cpu_s_per_page"] for e in rows], 0.4, label=v)
-        cer_ax.bar([i + offset for i in x], [100 * e[v]["cer"] for e in rows], 0.4, label=v)
-    cpu_ax.set_ylabel("CPU s per page")
-    cer_ax.set_ylabel("CER, %")
-    for ax in (cpu_ax, cer_ax):
-        ax.set_xticks(list(x), labels, fontsize=8)
+    fig, axes = plt.subplots(1, 3, figsize=(max(12, len(rows) * 2.4), 4))
+    for ax, key, label, factor in zip(axes, ("cpu_s_per_page", "cer", "wer"),
+                                      ("CPU s per page", "CER, %", "WER, %"), (1, 100, 100)):
+        for offset, v in ((-0.2, "before"), (0.2, "after")):
+            ax.bar([i + offset for i in x], [factor * e[v][key] for e in rows], 0.4, label=v)
+        ax.set_ylabel(label)
+        ax.set_xticks(list(x), labels, fontsize=7)
         ax.legend()
     fig.suptitle("OCR per scanned page, before and after (one thread)")
     fig.tight_layout()
@@ -280,14 +281,17 @@ def main() -> None:
             for page in pages:
                 order = ["before", "after"] if len(rows) % 2 == 0 else ["after", "before"]
                 row = {"set": set_name, "name": page["name"], "language": page["language"],
-                       "truth_chars": len(_norm(page["truth"]))}
+                       "truth_chars": len(_norm(page["truth"])), "truth_words": len(_words(page["truth"]))}
                 for v in order:
                     got = workers[v].run(page)
-                    got["edits"] = levenshtein(_norm(got.pop("text")), _norm(page["truth"]))
+                    text = got.pop("text")
+                    got["edits"] = levenshtein(_norm(text), _norm(page["truth"]))
+                    got["word_edits"] = levenshtein(_words(text), _words(page["truth"]))
                     row[v] = got
                 rows.append(row)
                 print(f"{set_name:8} {page['language']} {page['name'][:48]:48} " + "  ".join(
                     f"{v} {row[v]['cpu_s']:5.2f} s CER {row[v]['edits'] / row['truth_chars']:6.2%} "
+                    f"WER {row[v]['word_edits'] / row['truth_words']:6.2%} "
                     f"{row[v]['language']}" for v in ("before", "after")), flush=True)
     finally:
         for w in workers.values():

@@ -41,11 +41,12 @@ def render_scale(width: float, height: float) -> float:
 
 
 def _render(pdoc, index: int):
-    """Page ``index`` as an image for OCR, and its scale (pixels per point)."""
+    """Page ``index`` as a grey image for OCR, and its scale (pixels per point)."""
     page = pdoc[index]
     try:
         scale = render_scale(page.get_width(), page.get_height())
-        return page.render(scale=scale).to_pil(), scale
+        # rendered in colour and made grey here: pdfium's own grey rendering costs more
+        return page.render(scale=scale).to_pil().convert("L"), scale
     finally:
         page.close()
 
