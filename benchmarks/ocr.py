@@ -32,7 +32,8 @@ Page sets (``--sets``):
   reference ``groundtruth/ocr_test.nemotron_ocr.full_page.md``).
 
 Writes the JSON (default benchmarks/results/ocr.json), a markdown table beside it (``.md``) and,
-where matplotlib is installed, a plot (``.png``).
+where matplotlib is installed, a plot (``.png``); ``--report OUT.json`` measures nothing and
+writes the table and plot of a saved JSON again.
 """
 from __future__ import annotations
 
@@ -242,15 +243,15 @@ def plot(summary: list[dict], path: Path) -> bool:
     import matplotlib.pyplot as plt
 
     rows = [e for e in summary if e["language"] != "all"]
-    labels = [f"{e['set']}\n{e['language']}" for e in rows]
+    labels = [f"{e['set']} {e['language']}" for e in rows]
     x = range(len(rows))
-    fig, axes = plt.subplots(1, 3, figsize=(max(12, len(rows) * 2.4), 4))
+    fig, axes = plt.subplots(1, 3, figsize=(max(12, len(rows) * 1.5), 4.5))
     for ax, key, label, factor in zip(axes, ("cpu_s_per_page", "cer", "wer"),
                                       ("CPU s per page", "CER, %", "WER, %"), (1, 100, 100)):
         for offset, v in ((-0.2, "before"), (0.2, "after")):
             ax.bar([i + offset for i in x], [factor * e[v][key] for e in rows], 0.4, label=v)
         ax.set_ylabel(label)
-        ax.set_xticks(list(x), labels, fontsize=7)
+        ax.set_xticks(list(x), labels, fontsize=8, rotation=40, ha="right")
         ax.legend()
     fig.suptitle("OCR per scanned page, before and after (one thread)")
     fig.tight_layout()
@@ -267,9 +268,14 @@ def main() -> None:
     ap.add_argument("--heldout-corpus", type=Path, default=Path("/tmp/corpus-1000-s36"))
     ap.add_argument("--limit", type=int, default=0, help="at most N pages per language in each set")
     ap.add_argument("--json", type=Path, default=HERE / "results" / "ocr.json")
+    ap.add_argument("--report", type=Path, help="measure nothing: the table and plot of a saved --json")
     args = ap.parse_args()
     if args.worker:
         worker(args.worker)
+        return
+    if args.report:
+        saved = json.loads(args.report.read_text(encoding="utf-8"))
+        write_report(saved["summary"], saved["meta"], args.report)
         return
 
     sets = page_sets(args)
@@ -308,10 +314,15 @@ def main() -> None:
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps({"meta": meta, "summary": summary, "pages": rows}, indent=1) + "\n",
                          encoding="utf-8")
+    write_report(summary, meta, args.json)
+
+
+def write_report(summary: list[dict], meta: dict, path: Path) -> None:
+    """The markdown table (printed, and beside ``path`` as .md) and the plot (.png)."""
     table = markdown(summary, meta)
-    args.json.with_suffix(".md").write_text(table, encoding="utf-8")
+    path.with_suffix(".md").write_text(table, encoding="utf-8")
     print(table)
-    if not plot(summary, args.json.with_suffix(".png")):
+    if not plot(summary, path.with_suffix(".png")):
         print("matplotlib is not installed: no plot")
 
 
