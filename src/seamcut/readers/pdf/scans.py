@@ -1,6 +1,7 @@
-"""Scanned pages: OCR of a page rendered at 300 dpi (one page at once, or every page left
-pending in batches across processes), and the checks that tell a scan (images, an invisible
-OCR text layer) or a blank page."""
+"""Scanned pages: OCR of a page rendered at 300 dpi in grey (one page at once, or every page left
+pending in batches across processes; OCR scales the image down to its text, see
+``readers.ocr.reading_scale``), and the checks that tell a scan (images, an invisible OCR text
+layer) or a blank page."""
 from __future__ import annotations
 
 import logging
@@ -14,7 +15,8 @@ log = logging.getLogger(__name__)
 OCR_PENDING = "ocr-pending"
 #: scanned pages rendered and OCR'd together (each process takes one page; bounded memory)
 OCR_BATCH = 8
-#: rendering resolution for OCR, in dots per inch
+#: rendering resolution for OCR, in dots per inch: enough for small print; OCR reads the image
+#: smaller where its text is larger than it needs
 _DPI = 300
 #: the most pixels a page is rendered to for OCR (an A4 page at 300 dpi is 8.7 million); a
 #: larger page is rendered at a lower resolution (a 200 x 200 in page would take 3.6 billion)
