@@ -237,14 +237,13 @@ def test_a_devanagari_page_is_read_once_and_labelled_by_its_language(devanagari_
 
 
 def test_page_language_is_the_language_of_most_lines_not_of_the_title() -> None:
-    from seamcut.language import detect
-
     marathi = (Path(__file__).resolve().parents[2] / "examples" / "helpline-src"
                / "orange-notice-mr-scan.truth.txt").read_text(encoding="utf-8")
-    assert detect(marathi) != "mr"  # the detector reads the title only: too little to tell
-    assert page_language(marathi) == "mr"
+    assert page_language(marathi) == "mr"  # its title alone is as likely Hindi (0.46) as Marathi (0.50)
     assert page_language(HINDI) == "hi" and page_language(MARATHI) == "mr"
-    assert page_language("Sow after the first rains.\n" + HINDI) == "hi"
+    # an English title over a Hindi or Marathi page: the page is in the language of its body
+    assert page_language("Soybean advisory for the kharif season, week 12 (MADE UP)\n" + HINDI) == "hi"
+    assert page_language("Orange orchard advisory for the summer, week 12 (MADE UP)\n" + MARATHI) == "mr"
     assert page_language("12 / 3") is None
 
 
