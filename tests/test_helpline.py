@@ -9,7 +9,7 @@ import yaml
 
 import seamcut
 
-from .readers.test_ocr import levenshtein
+from .levenshtein import levenshtein
 
 HELPLINE = Path(__file__).resolve().parents[1] / "examples" / "helpline"
 

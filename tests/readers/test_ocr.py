@@ -14,11 +14,15 @@ import pytest
 
 from seamcut.errors import InputError
 
+from ..levenshtein import levenshtein
+
 pytest.importorskip("pytesseract")
 PIL = pytest.importorskip("PIL")
 from PIL import Image  # noqa: E402
 
-from seamcut.readers.ocr import OcrPage, ocr_pages, read_image  # noqa: E402
+from seamcut.readers import ocr  # noqa: E402
+from seamcut.readers.ocr import (LINE_HEIGHT, OcrPage, line_height, ocr_page, ocr_pages,  # noqa: E402
+                                 page_language, read_image, reading_scale)
 
 if shutil.which("tesseract") is None:
     pytest.skip("tesseract is not installed (scripts/setup.sh)", allow_module_level=True)
@@ -43,16 +47,6 @@ MARATHI = ("संत्रा बागेसाठी सल्ला\n\n"
 
 def _norm(text: str) -> str:
     return " ".join(unicodedata.normalize("NFC", text).split())
-
-
-def levenshtein(a: str, b: str) -> int:
-    prev = list(range(len(b) + 1))
-    for i, ca in enumerate(a, 1):
-        cur = [i]
-        for j, cb in enumerate(b, 1):
-            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
-        prev = cur
-    return prev[-1]
 
 
 def cer(hypothesis: str, reference: str) -> float:
@@ -154,3 +148,112 @@ def test_read_image_unreadable(tmp_path: Path) -> None:
         read_image(bad)
     with pytest.raises(InputError, match="no such file"):
         read_image(tmp_path / "missing.jpg")
+
+
+# ------------------------------------------------------------------------- the reading scale
+
+
+def _lines(height: int, gap: int, count: int = 12, width: int = 900) -> Image.Image:
+    """A page of ``count`` black bars ``height`` pixels high, ``gap`` pixels apart (text lines
+    as the projection sees them), each bar broken into words."""
+    from PIL import ImageDraw
+
+    page = Image.new("L", (width, 80 + count * (height + gap)), 255)
+    draw = ImageDraw.Draw(page)
+    for i in range(count):
+        top = 40 + i * (height + gap)
+        for x in range(60, width - 100, 90):
+            draw.rectangle([x, top, x + 70, top + height - 1], fill=0)
+    return page
+
+
+@pytest.mark.parametrize("height, gap", [(12, 8), (35, 20), (50, 6)])
+def test_line_height_is_the_height_of_the_lines_not_of_the_gaps(height: int, gap: int) -> None:
+    page = _lines(height, gap)
+    assert line_height(page) == height
+    # turned a quarter, the lines are measured across; along, they are one block
+    assert line_height(page.rotate(90, expand=True), across=True) == height
+    assert line_height(page.rotate(90, expand=True)) != height
+
+
+def test_line_height_ignores_speckle_and_a_blank_page_has_none() -> None:
+    import numpy as np
+
+    page = np.asarray(_lines(30, 15)).copy()
+    rng = np.random.default_rng(36)
+    page[rng.random(page.shape) < 0.004] = 0  # scanner dust: 0.4% of the pixels
+    assert line_height(Image.fromarray(page)) == 30
+    assert line_height(Image.new("L", (800, 600), 255)) is None
+    assert line_height(Image.new("RGB", (800, 600), "white")) is None
+
+
+def test_line_height_of_a_real_page_follows_its_resolution(english_page) -> None:
+    image, _ = english_page  # rendered at 300 dpi
+    full = line_height(image)
+    half = line_height(image.resize((image.width // 2, image.height // 2)))
+    assert full is not None and half is not None
+    assert 40 < full < 110  # the page's text is about 20 pt: 83 pixels a line at 300 dpi
+    assert half == pytest.approx(full / 2, rel=0.15)
+
+
+def test_reading_scale_brings_lines_to_the_target_and_never_enlarges() -> None:
+    assert reading_scale(4 * LINE_HEIGHT) == pytest.approx(0.25)
+    assert reading_scale(LINE_HEIGHT / 2) == 1.0
+    assert reading_scale(None) == 1.0
+
+
+def test_boxes_are_in_pixels_of_the_image_given_though_it_is_read_smaller(english_page) -> None:
+    image, _ = english_page
+    page = ocr_page(image)
+    assert reading_scale(line_height(image)) < 0.5  # read at under half the size given
+    boxes = [b for para in page.line_boxes for b in para]
+    assert boxes
+    for x0, top, x1, bottom in boxes:
+        assert 0 <= x0 < x1 <= image.width and 0 <= top < bottom <= image.height
+    # a line's box is about as high as the lines measured on the image given
+    tallest = max(b[3] - b[1] for b in boxes)
+    assert 0.6 * line_height(image) < tallest < 1.6 * line_height(image)
+
+
+# ------------------------------------------------------------------------- languages in one read
+
+
+def test_a_devanagari_page_is_read_once_and_labelled_by_its_language(devanagari_pages, monkeypatch) -> None:
+    import pytesseract
+
+    reads = []
+    real = pytesseract.image_to_data
+
+    def counted(*args, **kwargs):
+        reads.append(kwargs.get("lang"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pytesseract, "image_to_data", counted)
+    hi = ocr_page(devanagari_pages["hi"])
+    mr = ocr_page(devanagari_pages["mr"])
+    assert reads == ["mar+hin+eng", "mar+hin+eng"]  # one read a page, both languages in it
+    assert hi.languages == ["hin", "mar", "eng"] and mr.languages == ["mar", "hin", "eng"]
+    assert cer(hi.text, HINDI) <= 0.05 and cer(mr.text, MARATHI) <= 0.05
+
+
+def test_page_language_is_the_language_of_most_lines_not_of_the_title() -> None:
+    marathi = (Path(__file__).resolve().parents[2] / "examples" / "helpline-src"
+               / "orange-notice-mr-scan.truth.txt").read_text(encoding="utf-8")
+    assert page_language(marathi) == "mr"  # its title alone is as likely Hindi (0.46) as Marathi (0.50)
+    assert page_language(HINDI) == "hi" and page_language(MARATHI) == "mr"
+    # an English title over a Hindi or Marathi page: the page is in the language of its body
+    assert page_language("Soybean advisory for the kharif season, week 12 (MADE UP)\n" + HINDI) == "hi"
+    assert page_language("Orange orchard advisory for the summer, week 12 (MADE UP)\n" + MARATHI) == "mr"
+    assert page_language("12 / 3") is None
+
+
+def test_an_unknown_script_is_read_again_in_the_language_found(monkeypatch) -> None:
+    """Where OSD cannot name the script, the page is read in English and Hindi first; a page
+    found to be Marathi is read again in the Devanagari languages."""
+    reads = []
+    monkeypatch.setattr(ocr, "_osd", lambda image: None)
+    monkeypatch.setattr(ocr, "_read", lambda image, codes: reads.append(codes) or [
+        ocr._Paragraph(MARATHI, 90.0, [(0.0, 0.0, 10.0, 10.0)] * MARATHI.count("\n"))])
+    page = ocr_page(Image.new("L", (400, 300), 255))
+    assert reads == [["eng", "hin"], ["eng", "hin"], ["mar", "hin", "eng"]]  # 0 and 180 degrees, then Marathi
+    assert page.languages == ["mar", "hin", "eng"]

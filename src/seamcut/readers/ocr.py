@@ -3,18 +3,23 @@
 ``ocr_pages`` turns page images into text, paragraph by paragraph with Tesseract's mean word
 confidence; ``read_image`` reads a PNG/JPEG/TIFF scan (multi-page TIFF too) as a ``Document``.
 
-Per page:
+Per page (in grey; each image goes to Tesseract as an uncompressed PGM file, as PNG compression
+costs more CPU than reading):
 
 1. rotation: Tesseract's orientation detection (OSD, ``image_to_osd``) says how far the page is
    turned; the page is turned back. Where OSD fails (a sparse page, too few characters) the page
    is read at 0 and at 180 degrees and the reading with the higher mean confidence is kept;
-2. languages: the user's (ISO ``en``/``hi``/``mr`` or Tesseract ``eng``/``hin``/``mar``), or
-   detected: OSD's script (Latin -> English; Devanagari -> a first pass in Hindi), else a first
-   pass in ``eng+hin``; then ``seamcut.language.detect`` on the text picks Hindi, Marathi or
-   English and the page is read again where that differs from the first pass;
-3. paragraphs: ``image_to_data`` words grouped by Tesseract's block and paragraph numbers; each
+2. scale: ``line_height`` measures the page's text lines in pixels and the page is scaled down so
+   that they are ``LINE_HEIGHT`` pixels high (``reading_scale``): Tesseract's LSTM reads a line
+   at a fixed height, so larger text costs layout analysis and no accuracy;
+3. languages: the user's (ISO ``en``/``hi``/``mr`` or Tesseract ``eng``/``hin``/``mar``), or
+   detected: by OSD's script, Latin pages are read in English and Devanagari pages once in
+   ``mar+hin+eng`` (Hindi and Marathi alike); ``page_language`` on the text (line by line) then
+   says which language the page is in, and it comes first in ``OcrPage.languages``. A page of
+   unknown script is read in ``eng+hin`` and, where it turns out to be Marathi, read again;
+4. paragraphs: ``image_to_data`` words grouped by Tesseract's block and paragraph numbers; each
    line's box (the union of its words' boxes) kept, in pixels of the page as given (the turn
-   undone).
+   and the scale undone).
 
 Pages run in parallel in worker processes, each with ``OMP_THREAD_LIMIT=1`` so Tesseract's own
 threads do not fight the pool.
@@ -23,6 +28,8 @@ from __future__ import annotations
 
 import os
 import re
+import tempfile
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -35,15 +42,28 @@ from ..errors import InputError
 from ..model import Document
 
 if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
     from PIL import Image
 
 #: ISO 639-1 codes -> Tesseract language codes
 ISO_TO_TESSERACT = {"en": "eng", "hi": "hin", "mr": "mar"}
 TESSERACT_TO_ISO = {v: k for k, v in ISO_TO_TESSERACT.items()}
-#: the languages a detected page is read in, by the language ``detect`` finds
-_PAGE_LANGUAGES = {"en": ["eng"], "hi": ["hin", "eng"], "mr": ["mar", "eng"]}
+#: the languages a Devanagari page is read in, once, Hindi or Marathi: Marathi first (its model
+#: reads Hindi nearly as well as Hindi's, which misreads Marathi's ळ), English for the Latin
+#: words such pages carry (benchmarks/README-ocr.md)
+_DEVANAGARI = ["mar", "hin", "eng"]
+#: the languages a page is read in, by its script as OSD tells it
+_SCRIPT_LANGUAGES = {"Latin": ["eng"], "Devanagari": _DEVANAGARI}
+#: the languages a page is read in, by the language ``page_language`` finds
+_PAGE_LANGUAGES = {"en": ["eng"], "hi": _DEVANAGARI, "mr": _DEVANAGARI}
 #: first pass where nothing is known about the page
 _FIRST_PASS = ["eng", "hin"]
+#: the height, in pixels, text lines are scaled down to for reading (as ``line_height`` measures
+#: them: ascenders to descenders, about 35-50 pixels for 10-12 pt text at 300 dpi). Tesseract's
+#: LSTM reads each line at a fixed height whatever its size, so larger text only costs layout
+#: analysis; of 12 to 24 pixels, 14 read the tuning pages best, ruled tables above all
+#: (benchmarks/README-ocr.md)
+LINE_HEIGHT = 14
 _SETUP_HINT = "run scripts/setup.sh"
 #: OSD orientation confidence below which its turn is checked against the page as it is
 _SURE_ORIENTATION = 2.0
@@ -55,9 +75,10 @@ PixelBox = tuple[float, float, float, float]
 class OcrPage:
     """One page's OCR: its text (paragraphs separated by a blank line), each paragraph with its
     mean word confidence (0-100) in reading order, the rotation that was corrected (degrees the
-    page was turned, 0/90/180/270), the Tesseract language codes it was read with, and
-    ``line_boxes``: for each paragraph, the box of each of its lines (its text's ``\n``-separated
-    lines) in pixels of the image given to ``ocr_page``."""
+    page was turned, 0/90/180/270), the Tesseract language codes it was read with (the page's
+    language first, where it was detected), and ``line_boxes``: for each paragraph, the box of
+    each of its lines (its text's ``\n``-separated lines) in pixels of the image given to
+    ``ocr_page``."""
 
     text: str
     blocks: list[tuple[str, float]] = field(default_factory=list)
@@ -124,16 +145,28 @@ def _thread_limit() -> Iterator[None]:
             os.environ["OMP_THREAD_LIMIT"] = old
 
 
-def _prepare(image: "Image.Image") -> "Image.Image":
-    if image.mode not in ("RGB", "L"):
-        if image.mode in ("RGBA", "LA", "P"):
-            from PIL import Image as _Image
+def _grey(image: "Image.Image") -> "Image.Image":
+    """``image`` in 8-bit grey, transparency laid on white."""
+    if image.mode in ("RGBA", "LA", "P", "PA"):
+        from PIL import Image as _Image
 
-            rgba = image.convert("RGBA")
-            white = _Image.new("RGBA", rgba.size, (255, 255, 255, 255))
-            image = _Image.alpha_composite(white, rgba)
-        image = image.convert("RGB")
-    return image
+        rgba = image.convert("RGBA")
+        image = _Image.alpha_composite(_Image.new("RGBA", rgba.size, (255, 255, 255, 255)), rgba)
+    return image if image.mode == "L" else image.convert("L")
+
+
+@contextmanager
+def _image_file(image: "Image.Image") -> Iterator[str]:
+    """``image`` (grey) in a temporary PGM file for Tesseract. pytesseract would write a PNG for
+    each call, and PNG compression costs more CPU than Tesseract's layout analysis (1.6 s for an
+    A4 page at 300 dpi in colour); an uncompressed file costs a copy."""
+    fd, path = tempfile.mkstemp(prefix="seamcut-ocr-", suffix=".pgm")
+    os.close(fd)
+    try:
+        image.save(path, format="PPM")
+        yield path
+    finally:
+        os.unlink(path)
 
 
 def _osd(image: "Image.Image") -> tuple[int, str, float] | None:
@@ -141,7 +174,8 @@ def _osd(image: "Image.Image") -> tuple[int, str, float] | None:
     import pytesseract
 
     try:
-        out = pytesseract.image_to_osd(image, config="--psm 0 -c min_characters_to_try=10")
+        with _image_file(image) as path:
+            out = pytesseract.image_to_osd(path, config="--psm 0 -c min_characters_to_try=10")
     except pytesseract.TesseractError:
         return None
     rotate = re.search(r"Rotate:\s*(\d+)", out)
@@ -158,6 +192,58 @@ def _turn(image: "Image.Image", rotation: int) -> "Image.Image":
     return image.rotate(-rotation, expand=True, fillcolor="white") if rotation else image
 
 
+def line_height(image: "Image.Image", across: bool = False) -> float | None:
+    """The median height, in pixels, of the text lines of a page image: the runs of inked rows
+    (pixels darker than Otsu's threshold) in vertical strips a tenth of the page wide, narrow so
+    that a slightly skewed page keeps its gaps between lines. A row of a strip with ink in fewer
+    than 2% of its pixels is a gap (speckle); runs under 3 pixels are left out. About a line's
+    height from its ascenders to its descenders. ``across``: the columns' runs instead (text
+    turned 90 or 270 degrees). None where no line is found (a blank page)."""
+    import numpy as np
+
+    grey = np.asarray(_grey(image))
+    if across:
+        grey = grey.T
+    threshold = _otsu(grey)
+    if threshold is None:
+        return None
+    ink = grey < threshold
+    strip = max(16, ink.shape[1] // 10)
+    runs = []
+    for x in range(0, ink.shape[1] - strip + 1, strip):
+        inked = ink[:, x:x + strip].sum(axis=1) >= max(2, strip // 50)
+        edges = np.diff(np.concatenate(([0], inked.astype(np.int8), [0])))
+        runs.append(np.flatnonzero(edges == -1) - np.flatnonzero(edges == 1))
+    lengths = np.concatenate(runs) if runs else np.zeros(0)
+    lengths = lengths[lengths >= 3]
+    return float(np.median(lengths)) if lengths.size else None
+
+
+def _otsu(grey: "np.ndarray") -> int | None:
+    """Otsu's threshold of an 8-bit grey array (the grey level that best splits it in two
+    classes), or None for an image of one level."""
+    import numpy as np
+
+    counts = np.bincount(grey.ravel(), minlength=256).astype(np.float64)
+    p = counts / counts.sum()
+    below = np.cumsum(p)[:-1]
+    mean_below = np.cumsum(p * np.arange(256))[:-1]
+    total_mean = mean_below[-1] + 255 * p[-1]
+    spread = below * (1 - below)
+    if not spread.any():
+        return None
+    between = np.zeros_like(spread)
+    ok = spread > 0
+    between[ok] = (total_mean * below[ok] - mean_below[ok]) ** 2 / spread[ok]
+    return int(np.argmax(between)) + 1
+
+
+def reading_scale(height: float | None) -> float:
+    """The factor that brings text lines ``height`` pixels high to ``LINE_HEIGHT`` pixels; at
+    most 1 (a page of smaller text is read as it is) and 1 where the height is not known."""
+    return min(1.0, LINE_HEIGHT / height) if height else 1.0
+
+
 class _Paragraph(NamedTuple):
     """One paragraph as Tesseract read it: its lines joined by ``\n``, its mean word confidence,
     and each line's box in pixels of the image read."""
@@ -170,8 +256,9 @@ def _read(image: "Image.Image", codes: list[str]) -> list[_Paragraph]:
     """Paragraphs in Tesseract's reading order."""
     import pytesseract
 
-    data = pytesseract.image_to_data(image, lang="+".join(codes),
-                                     output_type=pytesseract.Output.DICT)
+    with _image_file(image) as path:
+        data = pytesseract.image_to_data(path, lang="+".join(codes),
+                                         output_type=pytesseract.Output.DICT)
     paragraphs: dict[tuple[int, int, int], dict[int, list[tuple[str, float, PixelBox]]]] = {}
     for i, word in enumerate(data["text"]):
         word = (word or "").strip()
@@ -214,51 +301,76 @@ def _unturn(box: PixelBox, rotation: int, width: int, height: int) -> PixelBox:
     return x0, t, x1, b
 
 
-def _decide(text: str, fallback: list[str]) -> list[str]:
+def page_language(text: str) -> str | None:
+    """The language (ISO code) of most of the letters of an OCR'd page, each line detected on
+    its own: the detector reads only the first 80 characters of what it is given, and a page's
+    title alone may not tell Marathi from Hindi. None where no line can be told."""
     from ..language import detect
 
+    votes: Counter[str] = Counter()
     try:
-        lang = detect(text)
+        for line in text.splitlines():
+            lang = detect(line)
+            if lang:
+                votes[lang] += len(line)
     except Exception:  # a missing or broken language model must not stop OCR
-        lang = None
-    return list(_PAGE_LANGUAGES.get(lang or "", fallback))
+        return None
+    return votes.most_common(1)[0][0] if votes else None
+
+
+def _language_first(codes: list[str], lang: str | None) -> list[str]:
+    """``codes`` with ``lang``'s Tesseract code first, where it is among them."""
+    code = ISO_TO_TESSERACT.get(lang or "")
+    return [code, *(c for c in codes if c != code)] if code in codes else list(codes)
 
 
 def ocr_page(image: "Image.Image", languages: list[str] | None = None,
              use_osd: bool = True) -> OcrPage:
     """One page (in this process); see ``ocr_pages``."""
+    from PIL import Image as _Image
+
     codes = _tesseract_codes(languages)
     with _thread_limit():
-        image = _prepare(image)
-        osd = _osd(image) if use_osd else None
+        grey = _grey(image)
+        osd = _osd(grey) if use_osd else None
         rotation = osd[0] if osd else 0
-        script = osd[1] if osd else ""
-        first = codes or ({"Latin": ["eng"], "Devanagari": ["hin"]}.get(script) or _FIRST_PASS)
+        scale = reading_scale(line_height(grey, across=rotation in (90, 270)))
+        if scale < 1:
+            size = (max(1, round(grey.width * scale)), max(1, round(grey.height * scale)))
+            grey = grey.resize(size, _Image.BILINEAR)
+        first = codes or _SCRIPT_LANGUAGES.get(osd[1] if osd else "", _FIRST_PASS)
         if osd is None:
             # sparse page: OSD cannot tell; keep whichever of 0 and 180 degrees reads better
-            upright = _read(image, first)
-            flipped = _read(_turn(image, 180), first) if upright else []
+            upright = _read(grey, first)
+            flipped = _read(_turn(grey, 180), first) if upright else []
             if flipped and _mean_conf(flipped) > _mean_conf(upright) + 5:
                 rotation, blocks = 180, flipped
             else:
                 blocks = upright
         else:
-            blocks = _read(_turn(image, rotation), first)
+            blocks = _read(_turn(grey, rotation), first)
             if rotation and osd[2] < _SURE_ORIENTATION:
                 # OSD is unsure: keep its turn only where it reads better than the page as it is
-                upright = _read(image, first)
+                upright = _read(grey, first)
                 if _mean_conf(upright) >= _mean_conf(blocks):
                     rotation, blocks = 0, upright
         used = first
         if codes is None and blocks:
-            chosen = _decide(_join(blocks), first)
-            if chosen != first:
-                blocks = _read(_turn(image, rotation), chosen)
-                used = chosen
-    w, h = image.size
+            lang = page_language(_join(blocks))
+            if lang in _PAGE_LANGUAGES and ISO_TO_TESSERACT[lang] not in first:
+                used = _PAGE_LANGUAGES[lang]
+                blocks = _read(_turn(grey, rotation), used)
+            used = _language_first(used, lang)
+    w, h = grey.size
     return OcrPage(text=_join(blocks), blocks=[(p.text, p.conf) for p in blocks],
                    rotation=rotation, languages=used,
-                   line_boxes=[[_unturn(box, rotation, w, h) for box in p.lines] for p in blocks])
+                   line_boxes=[[_scaled(_unturn(box, rotation, w, h), 1 / scale) for box in p.lines]
+                               for p in blocks])
+
+
+def _scaled(box: PixelBox, factor: float) -> PixelBox:
+    """``box`` with each coordinate times ``factor``."""
+    return (box[0] * factor, box[1] * factor, box[2] * factor, box[3] * factor)
 
 
 def _worker(args: tuple["Image.Image", list[str] | None, bool]) -> OcrPage:

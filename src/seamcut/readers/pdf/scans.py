@@ -1,6 +1,7 @@
-"""Scanned pages: OCR of a page rendered at 300 dpi (one page at once, or every page left
-pending in batches across processes), and the checks that tell a scan (images, an invisible
-OCR text layer) or a blank page."""
+"""Scanned pages: OCR of a page rendered at 300 dpi in grey (one page at once, or every page left
+pending in batches across processes; OCR scales the image down to its text, see
+``readers.ocr.reading_scale``), and the checks that tell a scan (images, an invisible OCR text
+layer) or a blank page."""
 from __future__ import annotations
 
 import logging
@@ -14,7 +15,8 @@ log = logging.getLogger(__name__)
 OCR_PENDING = "ocr-pending"
 #: scanned pages rendered and OCR'd together (each process takes one page; bounded memory)
 OCR_BATCH = 8
-#: rendering resolution for OCR, in dots per inch
+#: rendering resolution for OCR, in dots per inch: enough for small print; OCR reads the image
+#: smaller where its text is larger than it needs
 _DPI = 300
 #: the most pixels a page is rendered to for OCR (an A4 page at 300 dpi is 8.7 million); a
 #: larger page is rendered at a lower resolution (a 200 x 200 in page would take 3.6 billion)
@@ -41,11 +43,12 @@ def render_scale(width: float, height: float) -> float:
 
 
 def _render(pdoc, index: int):
-    """Page ``index`` as an image for OCR, and its scale (pixels per point)."""
+    """Page ``index`` as a grey image for OCR, and its scale (pixels per point)."""
     page = pdoc[index]
     try:
         scale = render_scale(page.get_width(), page.get_height())
-        return page.render(scale=scale).to_pil(), scale
+        # rendered in colour and made grey here: pdfium's own grey rendering costs more
+        return page.render(scale=scale).to_pil().convert("L"), scale
     finally:
         page.close()
 
