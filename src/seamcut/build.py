@@ -603,14 +603,16 @@ def written(index: Index, report: BuildReport, cuts: Sequence[tuple[Cut, CutFile
 class _Spread:
     """While a build runs, the bundled model embeds every call in its worker processes (it
     embeds calls under 256 texts in this process otherwise) and ``threads`` calls run at once,
-    one per model worker, so the workers always have a batch waiting; other embedders get one
-    call at a time."""
+    one per model worker, so the workers always have a batch waiting; other embedders get
+    ``calls_at_once`` calls at a time (the torch model on a GPU: 2, so one call's tokens and
+    batches are made while the GPU runs the other's)."""
 
     def __init__(self, embedder: Any) -> None:
         from .embed import PooledEmbedder
         inner = getattr(embedder, "inner", embedder)
         self.e5 = inner if isinstance(inner, PooledEmbedder) and inner.workers > 1 else None
-        self.threads = self.e5.workers if self.e5 is not None else 1
+        self.threads = (self.e5.workers if self.e5 is not None
+                        else max(1, int(getattr(inner, "calls_at_once", 1))))
 
     def __enter__(self) -> "_Spread":
         if self.e5 is not None:  # and no bar of its own: the build's line says it all

@@ -185,15 +185,17 @@ Forward = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
 def embed_windows(ids_of_texts: Sequence[Sequence[int]], forward: Forward, *, dim: int, bos: int,
-                  eos: int, window: int, max_batch_tokens: int, unpadded: bool = False
-                  ) -> tuple[np.ndarray, int]:
+                  eos: int, window: int, max_batch_tokens: int, unpadded: bool = False,
+                  fetch: Callable[[Any], np.ndarray] = np.asarray) -> tuple[np.ndarray, int]:
     """Vectors (not normalised) for texts given as content tokens: each text cut into windows of
     ``window`` tokens, the windows sorted by length and run ``max_batch_tokens`` padded tokens a
     batch, each text's vector the mean of its windows' weighted by their content tokens.
     ``unpadded``: a batch holds windows of one length only, for an engine whose result for a
     window changes with the padding after it (OpenVINO's 8-bit inputs: by up to 0.005 a value),
-    so a text's vector never depends on the texts it was batched with. Returns the vectors and
-    the real tokens run (``<s>``/``</s>`` included)."""
+    so a text's vector never depends on the texts it was batched with. ``fetch``: turns what
+    ``forward`` returned into an array, called once every batch has been run (a GPU's results
+    stay on it until then, so the next batch is made while it runs the last). Returns the
+    vectors and the real tokens run (``<s>``/``</s>`` included)."""
     windows: list[tuple[int, Sequence[int]]] = []  # (text index, content tokens)
     for i, ids in enumerate(ids_of_texts):
         for a in range(0, max(len(ids), 1), window):
@@ -203,6 +205,7 @@ def embed_windows(ids_of_texts: Sequence[Sequence[int]], forward: Forward, *, di
     weight = np.zeros(len(ids_of_texts), dtype=np.float64)
     computed = 0
     start = 0
+    ran: list[tuple[int, int, Any]] = []  # (first, end) in ``order``, what forward returned
 
     while start < len(order):
         end = start + 1
@@ -218,14 +221,16 @@ def embed_windows(ids_of_texts: Sequence[Sequence[int]], forward: Forward, *, di
         for r, b in enumerate(batch):
             ids[r, :len(b) + 2] = [bos, *b, eos]
             mask[r, :len(b) + 2] = True
-        means = forward(ids, mask)
+        ran.append((start, end, forward(ids, mask)))
         computed += int(mask.sum())
+        start = end
+    for start, end, out in ran:
+        means = fetch(out)
         for r, j in enumerate(order[start:end]):
             i, content = windows[j]
             wgt = max(len(content), 1)
             sums[i] += wgt * means[r]
             weight[i] += wgt
-        start = end
     return (sums / weight[:, None]).astype(np.float32), computed
 
 

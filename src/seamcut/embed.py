@@ -92,7 +92,8 @@ class Embedder(ABC):
     ``"window"`` (embeds windows and averages them; nothing dropped) or ``"reject"`` (an error).
     ``computed``: how many texts the model has really embedded over the object's life, where the
     embedder counts them (a cache counts its misses only); None where it does not, so every text
-    given counts as embedded.
+    given counts as embedded. ``calls_at_once``: how many calls a build makes at once (from as
+    many threads), for a model that is idle while its caller tokenizes and batches (a GPU).
     """
 
     name: str = ""
@@ -101,6 +102,7 @@ class Embedder(ABC):
     sizer: Sizer | None = None
     overflow: Literal["truncate", "window", "reject"] = "truncate"
     computed: int | None = None
+    calls_at_once: int = 1
 
     def __init__(self, on_long: OnLong = "error") -> None:
         if on_long not in ("error", "report"):

