@@ -272,7 +272,7 @@ def test_a_build_making_two_calls_at_once_gives_the_rows_of_one(tmp_path):
     from seamcut.index import Index
     from tests.test_build import _rows
 
-    assert TorchE5Embedder("cpu").calls_at_once == 1
+    assert twin().calls_at_once == 1  # on a CPU: one call at a time
     docs = [HELPLINE / n for n in ("orange-manual.pdf", "orange-manual-mr.pdf", "soybean-manual-hi.pdf",
                                    "soybean-manual.pdf")]
     rows, most = {}, {}
