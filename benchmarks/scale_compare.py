@@ -25,6 +25,7 @@ import argparse
 import gzip
 import json
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -76,6 +77,13 @@ def run_for_json(cmd: list[str], env: dict[str, str], result: Path) -> int:
     return rc
 
 
+def _children_cpu() -> float:
+    """CPU seconds (user and system) of the finished child processes, their workers included: the
+    machine here is shared, so a part's wall time is read beside the CPU it took."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
 def commit() -> str:
     """The seamcut commit that ran (with ``+changes`` where the tree differs from it)."""
     head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
@@ -119,8 +127,9 @@ def main() -> None:
     named = budgets.parse_known_args(flags)[0].budget
     run = merge_runs(runs, parse_budgets(named) if named else None)
     run["slice"] = {**the_slice, "wall_seconds": round(sum(r["slice"]["wall_seconds"] for r in runs), 1),
+                    "cpu_seconds": round(sum(r["slice"].get("cpu_seconds") or 0 for r in runs), 1),
                     "exit_code": max(r["slice"]["exit_code"] for r in runs),
-                    "parts": {r["strategies"][0]["name"]: {k: r["slice"][k] for k in ("wall_seconds", "commit", "ran")}
+                    "parts": {r["strategies"][0]["name"]: {k: r["slice"].get(k) for k in ("wall_seconds", "cpu_seconds", "commit", "ran")}
                               for r in runs}}
     results.parent.mkdir(parents=True, exist_ok=True)
     results.with_suffix(".json").write_text(json.dumps(run, indent=1, ensure_ascii=False), encoding="utf-8")
@@ -146,17 +155,18 @@ def run_part(name: str, part: Path, the_slice: dict, out: Path, qfile: Path, cor
            "--catalog", str(corpus / "catalog.csv"), "--out", str(out), "--json", str(out / "compare.json"),
            "--strategies", name, *flags]
     print(" ".join(cmd), flush=True)
-    t0 = time.monotonic()
+    t0, cpu0 = time.monotonic(), _children_cpu()
     rc = run_for_json(cmd, {**os.environ, "OMP_NUM_THREADS": "1"}, out / "compare.json")
-    wall = time.monotonic() - t0
+    wall, cpu = time.monotonic() - t0, _children_cpu() - cpu0
     run = json.loads((out / "compare.json").read_text(encoding="utf-8"))
-    run["slice"] = {**the_slice, "wall_seconds": round(wall, 1), "exit_code": rc, "commit": commit(),
+    run["slice"] = {**the_slice, "wall_seconds": round(wall, 1), "cpu_seconds": round(cpu, 1),
+                    "exit_code": rc, "commit": commit(),
                     "ran": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
     for strategy in run["strategies"]:  # the misses' texts stay in the compare's own folder
         strategy.pop("misses", None)
     part.parent.mkdir(parents=True, exist_ok=True)
     part.write_bytes(gzip.compress(json.dumps(run, ensure_ascii=False, separators=(",", ":")).encode("utf-8"), mtime=0))
-    print(f"{name}: {wall / 60:.1f} min; kept in {part}", flush=True)
+    print(f"{name}: {wall / 60:.1f} min, {cpu:,.0f} CPU s; kept in {part}", flush=True)
     return run
 
 
