@@ -22,12 +22,11 @@ failures, and a batch it stops is undone.
 from .disk import DiskFullError
 from .folder import Index, UpdateReport
 from .fusion import RRF_K, Fusion, ReciprocalRankFusion, Scored
-from .lock import Holder, IndexBusyError
+from .lock import Holder, IndexBusyError, remove_index
 from .matrix import MATRIX_BYTES
 from .rows import searchable
 from .search import MODES, Hit, Mode, normalise_query
-from .settings import (FORMAT, PARENT_TEXT_RANKS, SETTINGS_FILE, IndexConfigError, ParentTextRank,
-                       remove_index)
+from .settings import FORMAT, PARENT_TEXT_RANKS, SETTINGS_FILE, IndexConfigError, ParentTextRank
 
 __all__ = ["Index", "UpdateReport", "Hit", "Mode", "MODES", "IndexConfigError", "IndexBusyError",
            "DiskFullError", "Holder", "searchable",

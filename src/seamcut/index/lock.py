@@ -12,6 +12,7 @@ import errno
 import fcntl
 import json
 import os
+import shutil
 import socket
 import threading
 import time
@@ -20,7 +21,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
 
-from .settings import IndexConfigError
+from .settings import SETTINGS_FILE, IndexConfigError
 
 LOCK_FILE = "seamcut-lock"
 
@@ -153,3 +154,25 @@ def _same_file(fh: Any, path: Path) -> bool:
         return os.fstat(fh.fileno()).st_ino == os.stat(path).st_ino
     except FileNotFoundError:
         return False
+
+
+def remove_index(path: str | Path, wait: float | None = None) -> None:
+    """Delete an index folder (``--rebuild``): only if it holds a seamcut index, and under its
+    write lock (``wait``: as ``lock.WriteLock``'s). The settings file goes last, so a removal
+    stopped half-way is still a seamcut index, which the next ``--rebuild`` finishes removing;
+    the lock file just before the lock is let go (a process waiting on it then makes a new one)."""
+    p = Path(path)
+    if (p / SETTINGS_FILE).is_file():
+        with WriteLock(p, wait):
+            for child in p.iterdir():
+                if child.name in (LOCK_FILE, SETTINGS_FILE):
+                    continue
+                if child.is_dir() and not child.is_symlink():
+                    shutil.rmtree(child)
+                else:
+                    child.unlink()
+            (p / SETTINGS_FILE).unlink()
+            (p / LOCK_FILE).unlink()
+            p.rmdir()
+    elif p.exists() and any(c.name != LOCK_FILE for c in p.iterdir()):
+        raise IndexConfigError(f"{p}: not a seamcut index folder; not deleting it")

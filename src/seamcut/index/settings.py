@@ -4,7 +4,6 @@ its format. Loaded, checked against what a caller asks for, and saved atomically
 from __future__ import annotations
 
 import json
-import shutil
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal, Mapping
@@ -87,26 +86,3 @@ class Settings:
 def _check_rank(rank: str) -> None:
     if rank not in PARENT_TEXT_RANKS:
         raise ValueError(f"parent_text_rank must be one of {', '.join(PARENT_TEXT_RANKS)}, not {rank!r}")
-
-
-def remove_index(path: str | Path, wait: float | None = None) -> None:
-    """Delete an index folder (``--rebuild``): only if it holds a seamcut index, and under its
-    write lock (``wait``: as ``lock.WriteLock``'s). The settings file goes last, so a removal
-    stopped half-way is still a seamcut index, which the next ``--rebuild`` finishes removing;
-    the lock file just before the lock is let go (a process waiting on it then makes a new one)."""
-    from .lock import LOCK_FILE, WriteLock
-    p = Path(path)
-    if (p / SETTINGS_FILE).is_file():
-        with WriteLock(p, wait):
-            for child in p.iterdir():
-                if child.name in (LOCK_FILE, SETTINGS_FILE):
-                    continue
-                if child.is_dir() and not child.is_symlink():
-                    shutil.rmtree(child)
-                else:
-                    child.unlink()
-            (p / SETTINGS_FILE).unlink()
-            (p / LOCK_FILE).unlink()
-            p.rmdir()
-    elif p.exists() and any(c.name != LOCK_FILE for c in p.iterdir()):
-        raise IndexConfigError(f"{p}: not a seamcut index folder; not deleting it")
