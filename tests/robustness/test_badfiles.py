@@ -18,7 +18,7 @@ import pytest
 
 from seamcut.corpus import Limits, read_corpus
 
-from .badfiles import KINDS, make_all
+from .badfiles import KINDS, make_all, many_pages
 
 ROOT = Path(__file__).resolve().parents[2]
 SCALE = int(os.environ.get("SEAMCUT_BADFILES_SCALE", "1"))
@@ -103,17 +103,20 @@ def test_a_batch_of_every_bad_file_reads_each_or_lists_it_within_the_limits(bad)
 
 def test_limits_stop_a_file_and_the_batch_goes_on(bad, tmp_path):
     """A memory cap below what the PDF bomb takes (pdfium holds its million text objects), a
-    timeout below the huge page's OCR: the file is stopped and listed with the limit that
+    timeout far below the time 20,000 pages of text take to read (about 28 s; one page's OCR
+    is no longer slow enough to be sure of): the file is stopped and listed with the limit that
     stopped it; the good files around it are read."""
     goods = []
     for k in range(3):
         goods.append(tmp_path / f"good-{k}.txt")
         goods[-1].write_text(f"A good file number {k}, read whatever its neighbours do.\n", encoding="utf-8")
+    slow = tmp_path / "pages-20000-text.pdf"
+    slow.write_bytes(many_pages(20_000, text=True))
     for name, limits, why in (("bomb-content-ops.pdf", Limits(workers=2, timeout=300, memory_mb=300),
                                "needed more than 300 MiB"),
-                              ("page-200in-drawing.pdf", Limits(workers=2, timeout=2, memory_mb=None),
+                              (slow.name, Limits(workers=2, timeout=2, memory_mb=None),
                                "took longer than 2 s")):
-        files = [p for ps in bad.values() for p in ps if p.name == name]
+        files = [p for ps in [*bad.values(), [slow]] for p in ps if p.name == name][:1]
         corpus = read_corpus([goods[0], *files, *goods[1:]], limits=limits, cache=False, progress=False)
         assert sorted(Path(d.source).name for d in corpus.documents) == ["good-0.txt", "good-1.txt", "good-2.txt"]
         assert [f.path for f in corpus.failures] == [str(files[0])]

@@ -1,8 +1,8 @@
 """``Index``: one index folder, opened or created; written per file, searched in three modes.
 
 The parts: ``settings`` (what the folder was built with), ``store`` (its LanceDB tables),
-``matrix`` (its vectors in memory), ``fusion`` (how a hybrid search merges its two rankings) and
-``search`` (rankings by mode and by parent).
+``matrix`` (its vectors in memory), ``fusion`` (how a hybrid search merges its two rankings),
+``search`` (rankings by mode) and ``parents`` (hits of parents, for a parent-child index).
 """
 from __future__ import annotations
 
@@ -19,11 +19,11 @@ import numpy as np
 
 from ..embed import Embedder, load_embedder, spec_of
 from ..model import Chunk, Document
-from .fusion import Fusion, ReciprocalRankFusion, Scored
-from .matrix import MATRIX_BYTES, Matrix, fits
+from .fusion import Fusion, ReciprocalRankFusion
+from .matrix import Matrix, matrix_for
 from .rows import chunk_row, document_row, is_parent, searchable, text_hash
-from .search import (Hit, Mode, by_parent, by_vector, by_words, check_query, combine,
-                     normalise_query, parent_of)
+from .parents import parent_hits
+from .search import Hit, Mode, by_vector, by_words, check_query, combine, normalise_query
 from . import journal
 from .disk import DiskFullError, disk_full, is_disk_full
 from .lock import Holder, IndexBusyError, WriteLock
@@ -471,7 +471,8 @@ class Index:
         vector = by_vector(self._vector_rows(view, query, where, n)) if mode != "text" else []
         words = by_words(view.text_rows("chunks", text, where, n)) if mode != "vector" else []
         if parent_child:
-            return self._parent_hits(view, text, mode, where, n, k, max_tokens, vector, words)
+            return parent_hits(view, text, mode, where, n, k, max_tokens, vector, words,
+                               fusion=self.fusion, rank_parents_by=self.settings.parent_text_rank)
         ranking = combine(mode, vector, words, self.fusion)
         return [Hit(i + 1, view.chunk(s.row), s.score, s.similarity)
                 for i, s in enumerate(ranking[:k])]
@@ -484,56 +485,11 @@ class Index:
         a matrix product instead of a scan per query), while they fit in ``MATRIX_BYTES``."""
         vec = self.embedder.embed_queries([query])[0]
         self._vector_queries += 1
-        matrix = self._in_memory(view) if where is None and self._vector_queries > 1 else None
+        matrix = None
+        if where is None and self._vector_queries > 1:
+            matrix = self._matrix = matrix_for(view, int(self.settings.dim or 0), self._matrix)
         if matrix is None:
             return view.vector_rows(vec, where, n)
         nearest = matrix.nearest(vec, n)
         found = {r["id"]: r for r in view.rows("chunks", [i for i, _ in nearest], HIT_COLUMNS)}
         return [{**found[i], "_distance": 1.0 - sim} for i, sim in nearest if i in found]
-
-    def _in_memory(self, view: View) -> Matrix | None:
-        """The chunks' vectors, loaded once per published state (per table version for a folder
-        never published); None when they would take more than ``MATRIX_BYTES``."""
-        version = (view.state, view.version("chunks"))
-        if self._matrix is None or self._matrix.version != version:
-            dim = int(self.settings.dim or 0)
-            self._matrix = (Matrix.of(version, *view.vectors(dim))
-                            if fits(view.count(), dim, MATRIX_BYTES) else None)
-        return self._matrix
-
-    def _parent_hits(self, view: View, text: str, mode: str, where: str | None, n: int, k: int,
-                     max_tokens: int | None, vector: list[Scored], words: list[Scored]) -> list[Hit]:
-        """Parent-child search: each parent once, ranked by its children or by itself.
-
-        The vectors always rank children (a small text's vector is sharper), a parent ranked
-        where its best child is. The words (BM25) rank what ``parent_text_rank`` says: the
-        ``children``, fused with the vector ranking child by child, or the ``parents``
-        themselves (a 50-token child is too short for BM25, a one-paragraph parent is not),
-        fused with the vector ranking parent by parent. Each hit lists the children that either
-        search found."""
-        parent_vector = by_parent(vector)
-        if mode != "vector" and self.settings.parent_text_rank == "parents":
-            parent_words = by_words(view.text_rows("parents", text, where, n))
-            ranking = combine(mode, parent_vector, parent_words, self.fusion)
-        else:
-            parent_words = []
-            ranking = by_parent(combine(mode, vector, words, self.fusion))
-        wanted = ranking[:k]
-        similarity = {s.id: s.similarity for s in parent_vector}
-        kids: dict[str, dict[str, dict[str, Any]]] = {}
-        for s in vector + words:
-            kids.setdefault(parent_of(s.row), {}).setdefault(s.id, s.row)
-        ids = {s.id for s in wanted}
-        parents = {s.id: view.chunk(s.row) for s in parent_words if s.id in ids}
-        fetch = [s.id for s in wanted if s.id not in parents]
-        parents.update((c.id, c) for c in map(view.chunk, view.rows("parents", fetch)))
-        hits: list[Hit] = []
-        used = 0
-        for s in wanted:
-            children = tuple(view.chunk(r) for r in kids.get(s.id, {}).values())
-            parent = parents.get(s.id) or children[0]
-            if max_tokens is not None and hits and used + parent.tokens > max_tokens:
-                break
-            used += parent.tokens
-            hits.append(Hit(len(hits) + 1, parent, s.score, similarity.get(s.id), children))
-        return hits

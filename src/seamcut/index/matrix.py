@@ -3,8 +3,12 @@ LanceDB scan per query."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from .store import View
 
 #: the most memory (bytes) the in-memory copy of an index's vectors may take (about 330k chunks
 #: of 384 dimensions); a bigger index is searched by LanceDB's scan every time
@@ -37,3 +41,13 @@ class Matrix:
         top = np.argpartition(-sims, n - 1)[:n] if n < len(sims) else np.arange(len(sims))
         top = top[np.lexsort((top, -sims[top]))]
         return [(self.ids[i], float(sims[i])) for i in top]
+
+
+def matrix_for(view: "View", dim: int, loaded: Matrix | None) -> Matrix | None:
+    """The chunks' vectors of ``view``'s state: ``loaded`` where it is that state's, else loaded
+    from the view (per published state; per table version for a folder never published); None
+    when they would take more than ``MATRIX_BYTES``."""
+    version = (view.state, view.version("chunks"))
+    if loaded is not None and loaded.version == version:
+        return loaded
+    return Matrix.of(version, *view.vectors(dim)) if fits(view.count(), dim, MATRIX_BYTES) else None
