@@ -50,7 +50,8 @@ from seamcut.evaluate import load_questions  # noqa: E402
 from seamcut.evaluate.compare import judge  # noqa: E402
 from seamcut.evaluate.significance import compare_hits  # noqa: E402
 from seamcut.evaluate.space import load_space  # noqa: E402
-from seamcut.evaluate.tune import TuneResult, split_questions  # noqa: E402
+from seamcut.evaluate.tune_plan import split_questions  # noqa: E402
+from seamcut.evaluate.tune_result import TuneResult  # noqa: E402
 from seamcut.index import Index  # noqa: E402
 
 CORPORA = {

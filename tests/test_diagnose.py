@@ -1,4 +1,4 @@
-"""seamcut.diagnose and seamcut.explain: the guide's three checks on chunks from any tool."""
+"""seamcut.diagnose and seamcut.diagnose.explain: the guide's three checks on chunks from any tool."""
 from __future__ import annotations
 
 import json
@@ -8,7 +8,7 @@ import pytest
 
 import seamcut
 from seamcut.diagnose import inspect_chunks, load_chunks, record_from_dict
-from seamcut.explain import SPLITTERS, explain, find_splitter
+from seamcut.diagnose.explain import SPLITTERS, explain, find_splitter
 from seamcut.model import Document
 
 from .conftest import DATA, minilm_tokenizer_path

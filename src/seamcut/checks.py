@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from .embed import Embedder
     from .evaluate import CompareResult, Question
     from .evaluate.space import Space
-    from .evaluate.tune import TuneResult
+    from .evaluate.tune_result import TuneResult
 
 PathLike = Union[str, "os.PathLike[str]"]
 

@@ -13,8 +13,10 @@ from seamcut.corpus import Limits
 from seamcut.embed import load_embedder
 from seamcut.evaluate.questions import Question
 from seamcut.evaluate.space import parse_space
-from seamcut.evaluate.tune import plan, tune, write_tune_json
+from seamcut.evaluate.tune import tune
 from seamcut.evaluate.tune_journal import Journal
+from seamcut.evaluate.tune_plan import plan
+from seamcut.evaluate.tune_result import write_tune_json
 from seamcut.index import Index
 
 WORDS = ("river valley farmer seed rain soil harvest market price water canal village tractor "
@@ -262,11 +264,12 @@ def test_the_cut_keeps_whole_chunkings_every_mode_of_the_best_third(monkeypatch,
     (free beside the builds) though 512 @vector beats 256 @text (a cut by candidate kept three
     candidates of three chunkings); 512 goes by its place, fixed by a paired test."""
     from seamcut.corpus import ReadOptions
-    from seamcut.evaluate import tune as tune_module
+    from seamcut.evaluate import tune_rounds
     from seamcut.evaluate.space import Candidate
+    from seamcut.evaluate.tune_judged import _Judged
     from seamcut.strategies.spec import parse_spec
 
-    monkeypatch.setattr(tune_module, "quality", lambda res, k, budget: (sum(res.outcomes),))
+    monkeypatch.setattr(tune_rounds, "quality", lambda res, k, budget: (sum(res.outcomes),))
     hits = {("recursive:size=128", "vector"): [True] * 12,
             ("recursive:size=256", "vector"): [True] * 11 + [False],
             ("recursive:size=128", "text"): [True] * 10 + [False] * 2,
@@ -275,10 +278,10 @@ def test_the_cut_keeps_whole_chunkings_every_mode_of_the_best_third(monkeypatch,
             ("recursive:size=256", "text"): [True] * 2 + [False] * 10,
             ("fixed", "vector"): [True] * 2 + [False] * 10,
             ("fixed", "text"): [True] * 3 + [False] * 9}
-    search = tune_module._Search(tmp_path, None, "default", 4, ReadOptions(), None, Limits(), False, None,
+    search = tune_rounds._Search(tmp_path, None, "default", 4, ReadOptions(), None, Limits(), False, None,
                                  Journal(tmp_path, "cut"))
     search.rounds = [{"round": 1}]
-    judged = [tune_module._Judged(Candidate(parse_spec(spec), mode), _Hits(h), None, 0, 0.0)
+    judged = [_Judged(Candidate(parse_spec(spec), mode), _Hits(h), None, 0, 0.0)
               for (spec, mode), h in hits.items()]
     kept = search.cut(judged, 100, eta=3)
     assert [c.label for c in kept] == ["recursive:size=128 @vector", "recursive:size=256 @vector",
@@ -300,14 +303,15 @@ def test_chunkings_judged_on_different_files_are_said_to_be(tmp_path):
     """A file read for one chunking and failed for another (a memory cap under load, say) leaves
     their scores over different documents: the round says so, naming the files, not silently."""
     from seamcut.corpus import ReadOptions
-    from seamcut.evaluate import tune as tune_module
+    from seamcut.evaluate import tune_rounds
     from seamcut.evaluate.space import Candidate
+    from seamcut.evaluate.tune_judged import _Judged
     from seamcut.strategies.spec import parse_spec
 
-    search = tune_module._Search(tmp_path, None, "default", 4, ReadOptions(), None, Limits(), False, None,
+    search = tune_rounds._Search(tmp_path, None, "default", 4, ReadOptions(), None, Limits(), False, None,
                                  Journal(tmp_path, "cut"))
     docs = [str(tmp_path / f"d{i}.pdf") for i in range(3)]
-    judged = [tune_module._Judged(Candidate(parse_spec(spec), mode), _Hits([True]), None, 0, 0.0, files=n)
+    judged = [_Judged(Candidate(parse_spec(spec), mode), _Hits([True]), None, 0, 0.0, files=n)
               for spec, n in (("fixed", 2), ("structure", 3)) for mode in ("vector", "text")]
     search.missing = {"fixed": [docs[1]], "structure": []}
     search._same_files(2, docs, judged)

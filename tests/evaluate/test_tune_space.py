@@ -7,7 +7,7 @@ import pytest
 from seamcut.evaluate.pareto import pareto_front
 from seamcut.evaluate.questions import Question
 from seamcut.evaluate.space import MODES, SpaceError, default_space, load_space, parse_space
-from seamcut.evaluate.tune import split_questions
+from seamcut.evaluate.tune_plan import split_questions
 from seamcut import chunk, read
 from seamcut.strategies import REGISTRY
 from seamcut.strategies.spec import parse_spec

@@ -70,7 +70,7 @@ def inspect_command(
 
 
 def _explain(name: str, args: list[str], docs: list, model: Optional[str]) -> None:
-    from ..explain import explain, splitter_names
+    from ..diagnose.explain import explain, splitter_names
     if name == "list":
         print_lines(splitter_names())
         return

@@ -65,7 +65,7 @@ def tune_command(
     a ready `seamcut index` command."""
     from ..evaluate import load_questions
     from ..evaluate.space import load_space
-    from ..evaluate.tune import write_tune_json
+    from ..evaluate.tune_result import write_tune_json
     chosen = load_space(space) if space is not None else None  # a bad space stops before any work
     asked = load_questions(questions)
     if plan:
@@ -105,7 +105,7 @@ def _print_plan(paths: list[Path], asked: list[Any], space: Any, model: str, see
     """``--plan``: the search's rounds and their cost, printed (and written to ``--json``)."""
     import json
 
-    from ..evaluate.tune import plan
+    from ..evaluate.tune_plan import plan
     from .render_tune import print_plan
     data = plan(paths, asked, space=space, model=model, seed=seed, held_out=held_out, eta=eta,
                 exhaustive=exhaustive, defaults=versus)

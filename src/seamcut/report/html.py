@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import html
 import io
+import math
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
@@ -74,3 +75,10 @@ def pyplot() -> Any:
     except ImportError:
         return None
     return plt
+
+
+def as_number(v: Any) -> float | None:
+    """A number, or None for a missing one (None, NaN)."""
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return None
+    return float(v)

@@ -4,20 +4,17 @@ fares against each default, the Pareto plots of quality against tokens sent per 
 index size, the successive-halving rounds, the final round's table and the whole search log.
 
 Hit rates are fractions 0..1 in the dict and shown as percentages; tokens are the embedding
-model's tokens; index sizes are bytes in the dict and MB (10^6 bytes) on the page."""
+model's tokens; index sizes are bytes in the dict and MB (10^6 bytes) on the page. The plots
+are drawn by ``tune_plots``; this module writes the page around them."""
 from __future__ import annotations
 
-import math
 from pathlib import Path
 from typing import Any
 
 from .compare_html import wilson
-from .html import esc, img, page, png, pyplot, table, write_page
+from .html import as_number, esc, img, page, pyplot, table, write_page
+from .tune_plots import rounds_plot, size_plot, strategy_colours, tokens_plot
 
-#: a marker per search mode; a colour per strategy (the spec's name before the first ":")
-MODE_MARKERS = {"vector": "o", "text": "s", "hybrid": "^"}
-#: x axes whose largest value is more than this many times the smallest are drawn log
-LOG_RATIO = 8.0
 _BOX = "border:2px solid #2e7d32;border-radius:6px;padding:.4em 1em;margin:1em 0;background:#f6fbf6"
 _WARN = "border:2px solid #b00020;border-radius:6px;padding:.4em 1em;margin:1em 0;background:#fff4f4"
 _CMD = "user-select:all;font-size:1.05em;background:#fff;overflow-x:auto"
@@ -34,20 +31,20 @@ def render_tune(data: dict[str, Any], title: str = "seamcut tune") -> str:
     parts = [_STYLE, f"<h1>{esc(title)}</h1>", _head(data), _winner(data), _defaults(data)]
     parts.append("<h2>Quality against cost</h2>")
     plt = pyplot()
-    colours = _colours(data) if plt is not None else {}
+    colours = strategy_colours(data) if plt is not None else {}
     if plt is None:
         parts.append('<p class="note">matplotlib is not installed: plots left out.</p>')
     elif points:
         parts.append(_pareto_note(data))
         parts.append(img("hit rate against tokens sent per question",
-                         _tokens_plot(plt, data, points, numbers, colours)))
-        parts.append(img("hit rate against index size", _size_plot(plt, data, points, numbers, colours)))
+                         tokens_plot(plt, data, points, numbers, colours)))
+        parts.append(img("hit rate against index size", size_plot(plt, data, points, numbers, colours)))
     else:
         parts.append('<p class="note">No candidate reached the final round: nothing to plot.</p>')
     parts.append(_final_table(data, points, numbers))
     parts.append("<h2>The search, round by round</h2>")
     if plt is not None and data["log"]:
-        parts.append(img("hit rate per candidate per round", _rounds_plot(plt, data, colours)))
+        parts.append(img("hit rate per candidate per round", rounds_plot(plt, data, colours)))
     parts.append(_search_log(data))
     return page(title, parts)
 
@@ -85,7 +82,7 @@ def _head(data: dict[str, Any]) -> str:
     tokens = f"{cost['embedded_tokens']:,}"
     per_index = (f", {cost['index_equivalents']:.1f} times the {cost['index_tokens']:,} tokens one"
                  f" <code>seamcut index</code> of these documents embeds"
-                 if cost.get("index_tokens") and _num(cost.get("index_equivalents")) is not None else "")
+                 if cost.get("index_tokens") and as_number(cost.get("index_equivalents")) is not None else "")
     ending = ("it stopped early (above)" if cost.get("stopped_early")
               else "it finished the whole search")
     if cost.get("runs", 1) > 1:
@@ -103,7 +100,7 @@ def _split(cost: dict[str, Any]) -> str:
     if not cost.get("versus_tokens"):
         return ""
     times = (f" ({cost['search_index_equivalents']:.1f} indexes)"
-             if _num(cost.get("search_index_equivalents")) is not None else "")
+             if as_number(cost.get("search_index_equivalents")) is not None else "")
     return (f" Of these, the search took {cost['search_tokens']:,}{times} and building the defaults"
             f" it is tested against {cost['versus_tokens']:,} (<code>--versus</code> chooses them).")
 
@@ -169,8 +166,6 @@ def _plainly(w: dict[str, Any] | None, d: dict[str, Any], c: dict[str, Any] | No
     return f"The winner is not shown better than {d['label']}: the difference may be noise ({said})."
 
 
-# ---- plots -----------------------------------------------------------------------------------
-
 def _pareto_note(data: dict[str, Any]) -> str:
     return ("<p>Every candidate of the final round (all documents, the tune questions): colour is the"
             " strategy, shape the search mode. The numbered points, ringed in black, are the Pareto"
@@ -178,174 +173,6 @@ def _pareto_note(data: dict[str, Any]) -> str:
             " steps join those the plot shows ahead (a front point off the steps is ahead on an axis the"
             f" plot does not show). ★ the winner, ◻ a default; the dotted line is T = {esc(data['budget'])}"
             " tokens. The numbers are the rows of the final round's table.</p>")
-
-
-def _tokens_plot(plt: Any, data: dict[str, Any], points: list[dict], numbers: dict[str, int],
-                 colours: dict[str, Any]) -> str:
-    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.4), sharex=True)
-    x = lambda p: p["tokens_per_question"]  # noqa: E731
-    _scatter(plt, a, data, points, numbers, colours, x, "budget_hit_rate")
-    _scatter(plt, b, data, points, numbers, colours, x, "hit_rate")
-    for ax, what in ((a, f"hit rate within T = {data['budget']} tokens"), (b, f"hit rate at {data['k']}")):
-        ax.axvline(data["budget"], color="grey", linestyle=":", linewidth=1)
-        ax.set_xlabel(f"tokens sent to the model per question (at top {data['k']})")
-        ax.set_ylabel(what)
-    _legend(fig, data, points, colours)
-    return png(fig)
-
-
-def _size_plot(plt: Any, data: dict[str, Any], points: list[dict], numbers: dict[str, int],
-               colours: dict[str, Any]) -> str:
-    fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4.4), sharex=True)
-    x = lambda p: p["index_bytes"] / 1e6  # noqa: E731
-    _scatter(plt, a, data, points, numbers, colours, x, "budget_hit_rate")
-    _scatter(plt, b, data, points, numbers, colours, x, "hit_rate")
-    for ax, what in ((a, f"hit rate within T = {data['budget']} tokens"), (b, f"hit rate at {data['k']}")):
-        ax.set_xlabel("index size (MB)")
-        ax.set_ylabel(what)
-    _legend(fig, data, points, colours)
-    return png(fig)
-
-
-def _scatter(plt: Any, ax: Any, data: dict[str, Any], points: list[dict], numbers: dict[str, int],
-             colours: dict[str, Any], x: Any, y: str) -> None:
-    """Every point (colour: strategy, marker: mode), the front joined and numbered, the winner and
-    the defaults ringed; log x where the values span more than ``LOG_RATIO`` times."""
-    drawn = [p for p in points if _num(p.get(y)) is not None]
-    for p in drawn:
-        ax.scatter(x(p), p[y], color=colours[_strategy(p)], marker=_marker(p), s=34, alpha=.85,
-                   edgecolors="white", linewidths=.5, zorder=3)
-    front = {p["label"] for p in data["pareto"]}
-    on = sorted((p for p in drawn if p["label"] in front), key=lambda p: (x(p), -p[y]))
-    steps = _staircase(on, x, y)
-    if steps:
-        ax.step([x(p) for p in steps], [p[y] for p in steps], where="post", color="#333", linestyle="--",
-                linewidth=1, zorder=2)
-    for p in on:
-        ax.scatter(x(p), p[y], marker=_marker(p), s=34, facecolors="none", edgecolors="black",
-                   linewidths=.9, zorder=4)
-    winner = (data["winner"] or {}).get("label")
-    defaults = {d["label"] for d in data["defaults"]}
-    for p in drawn:
-        if p["label"] in defaults or p.get("default"):
-            ax.scatter(x(p), p[y], marker="s", s=170, facecolors="none", edgecolors="#d62728",
-                       linewidths=1.4, zorder=4)
-        if p["label"] == winner:
-            ax.scatter(x(p), p[y], marker="*", s=330, facecolors="none", edgecolors="black",
-                       linewidths=1.3, zorder=4)
-    xs = [x(p) for p in drawn]
-    if xs and min(xs) > 0 and max(xs) / min(xs) > LOG_RATIO:
-        ax.set_xscale("log")
-        ax.xaxis.set_major_formatter(plt.FuncFormatter(lambda v, _: f"{v:g}"))
-    ax.set_ylim(max(0.0, min((p[y] for p in drawn), default=0) - .08), 1.02)
-    ax.grid(True, linewidth=.3, alpha=.6)
-    _number(ax, [(x(p), p[y], str(numbers[p["label"]]), 7 if p["label"] == winner else 0) for p in on],
-            [(x(p), p[y]) for p in drawn])
-
-
-#: where a number may go beside its point (points right and up), tried in turn
-_SPOTS = ((4, 3), (4, -10), (-10, 3), (-10, -10), (4, 12), (4, -19), (-10, 12), (-10, -19), (12, -4), (-18, -4))
-
-
-def _number(ax: Any, marks: list[tuple[float, float, str, float]], others: list[tuple[float, float]]) -> None:
-    """Write each mark's text beside its point (x, y, text, extra distance in points, for a big
-    marker) at the first spot that overlaps no number already written and no other point (the
-    first spot where none is free)."""
-    ax.figure.canvas.draw()  # the limits and scales settled, so data can be placed in pixels
-    scale = ax.figure.dpi / 72  # pixels per point
-    points = [tuple(ax.transData.transform(o)) for o in others]
-    taken: list[tuple[float, float, float, float]] = []
-    for xv, yv, text, pad in marks:
-        px, py = ax.transData.transform((xv, yv))
-        w, h = (6 * len(text) + 2) * scale, 9 * scale
-        boxes = [(px + (dx + math.copysign(pad, dx)) * scale, py + (dy + math.copysign(pad, dy)) * scale, w, h)
-                 for dx, dy in _SPOTS]
-        free = [b for b in boxes if not any(_overlap(b, t) for t in taken)
-                and not any(_overlap(b, (ox - 3 * scale, oy - 3 * scale, 6 * scale, 6 * scale))
-                            for ox, oy in points if (ox, oy) != (px, py))]
-        box = (free or boxes)[0]
-        taken.append(box)
-        ax.annotate(text, (xv, yv), xytext=((box[0] - px) / scale, (box[1] - py) / scale),
-                    textcoords="offset points", fontsize=8, zorder=5,
-                    bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": .7})
-
-
-def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
-    """Two boxes (left, bottom, width, height) overlap."""
-    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
-
-
-def _staircase(on: list[dict], x: Any, y: str) -> list[dict]:
-    """The front's points that no other front point beats in this view (less x, more y), by x:
-    the steps of the front as this plot shows it."""
-    out: list[dict] = []
-    for p in on:  # sorted by x, then the higher first
-        if not out or p[y] > out[-1][y]:
-            out.append(p)
-    return out
-
-
-def _legend(fig: Any, data: dict[str, Any], points: list[dict], colours: dict[str, Any]) -> None:
-    """One legend right of the figure: the strategies drawn, the modes, the front, winner, default."""
-    from matplotlib.lines import Line2D
-    drawn = dict.fromkeys(_strategy(p) for p in points)
-    handles = [Line2D([], [], linestyle="none", marker="o", color=colours[name], label=_plain(name))
-               for name in drawn]
-    modes = dict.fromkeys(p["mode"] for p in points)
-    handles += [Line2D([], [], linestyle="none", marker=MODE_MARKERS.get(m, "D"), color="#777",
-                       label=_plain(f"{m} search")) for m in modes]
-    handles += [Line2D([], [], color="#333", linestyle="--", marker="o", markerfacecolor="none",
-                       markeredgecolor="black", label="Pareto front"),
-                Line2D([], [], linestyle="none", marker="*", markersize=13, markerfacecolor="none",
-                       markeredgecolor="black", label="winner")]
-    if data["defaults"] or any(p.get("default") for p in points):
-        handles.append(Line2D([], [], linestyle="none", marker="s", markersize=10, markerfacecolor="none",
-                              markeredgecolor="#d62728", label="default"))
-    fig.tight_layout()
-    fig.legend(handles=handles, loc="center left", bbox_to_anchor=(1.0, .5), fontsize=8, frameon=False)
-
-
-def _rounds_plot(plt: Any, data: dict[str, Any], colours: dict[str, Any]) -> str:
-    """Each candidate's hit rate within T per round (a line across the rounds it ran in); those
-    dropped on the way grey, with an x where dropped; the survivors coloured by strategy."""
-    by_label: dict[str, list[dict]] = {}
-    for row in data["log"]:
-        by_label.setdefault(row["label"], []).append(row)
-    winner = (data["winner"] or {}).get("label")
-    fig, ax = plt.subplots(figsize=(9, 4))
-    n = len(by_label)
-    for i, (label, rows) in enumerate(by_label.items()):
-        rows = sorted(rows, key=lambda r: r["round"])
-        shift = (i / max(1, n - 1) - .5) * .3  # spread the candidates of a round apart
-        xs = [r["round"] + shift for r in rows]
-        ys = [_judged(r) for r in rows]
-        dropped = any(r.get("dropped") for r in rows)
-        colour = "#bbbbbb" if dropped else colours[_strategy(rows[0])]
-        ax.plot(xs, ys, color=colour, linewidth=2.2 if label == winner else .9,
-                marker=_marker(rows[0]), markersize=3.5, zorder=2 if dropped else 3)
-        for xv, yv, r in zip(xs, ys, rows):
-            if r.get("dropped"):
-                ax.plot([xv], [yv], marker="x", color="#888", markersize=5, zorder=2)
-        if label == winner:
-            ax.plot(xs[-1:], ys[-1:], marker="*", markersize=14, markerfacecolor="none",
-                    markeredgecolor="black", zorder=4)
-    rounds = sorted({r["round"] for r in data["log"]})
-    ax.set_xticks(rounds)
-    ax.set_xticklabels([_round_tick(data, r) for r in rounds], fontsize=8)
-    ax.set_ylabel(f"hit rate within T = {data['budget']} tokens")
-    ax.set_ylim(0, 1.02)
-    ax.grid(True, axis="y", linewidth=.3, alpha=.6)
-    ax.set_title("successive halving: grey = dropped (x where), colour = kept to the end, ★ winner",
-                 fontsize=9)
-    fig.tight_layout()
-    return png(fig)
-
-
-def _round_tick(data: dict[str, Any], number: int) -> str:
-    for r in data["rounds"]:
-        if r["round"] == number:
-            return f"round {number}\n{r['documents']} docs, {r['questions']} q\n{r['candidates']} → {r['kept']}"
-    return f"round {number}"
 
 
 # ---- tables ----------------------------------------------------------------------------------
@@ -408,7 +235,7 @@ def _outcome(row: dict[str, Any]) -> str:
         return "kept"
     if not d:
         return "dropped"
-    p = _num(d.get("p_value"))
+    p = as_number(d.get("p_value"))
     return (f"dropped by {d.get('by') or '?'}" + (f" (p = {p:.3g})" if p is not None else "")
             + (f": {d['reason']}" if d.get("reason") else ""))
 
@@ -418,7 +245,7 @@ def _outcome(row: dict[str, Any]) -> str:
 def _ranked_points(data: dict[str, Any]) -> list[dict]:
     """The final round's points, best first: hit rate within T, then MRR (a missing one last)."""
     def key(p: dict) -> tuple[float, float]:
-        rate, mrr = _num(p.get("budget_hit_rate")), _num(p.get("mrr"))
+        rate, mrr = as_number(p.get("budget_hit_rate")), as_number(p.get("mrr"))
         return (-rate if rate is not None else 1.0, -mrr if mrr is not None else 1.0)
     return sorted(data["points"], key=key)
 
@@ -428,59 +255,24 @@ def _count(n: Any, word: str) -> str:
     return f"{n} {word}" + ("" if n == 1 else "s")
 
 
-def _plain(text: str, most: int = 32) -> str:
-    """Text for matplotlib as it is (a "$" not read as mathematics), cut to ``most`` characters."""
-    text = text if len(text) <= most else text[:most - 1] + "…"
-    return text.replace("$", r"\$")
-
-
-def _judged(row: dict[str, Any]) -> float:
-    v = _num(row.get("budget_hit_rate"))
-    return v if v is not None else row["hit_rate"]
-
-
-def _strategy(p: dict[str, Any]) -> str:
-    return str(p.get("spec") or p["label"]).split(":")[0].split(" @")[0]
-
-
-def _marker(p: dict[str, Any]) -> str:
-    return MODE_MARKERS.get(p.get("mode", ""), "D")
-
-
-def _colours(data: dict[str, Any]) -> dict[str, Any]:
-    """A colour per strategy, the same in every plot: in the order the space names them."""
-    from matplotlib import colormaps
-    names = list(dict.fromkeys([_strategy({"spec": c}) for c in data["space"]["chunkings"]]
-                               + [_strategy(p) for p in data["points"] + data["log"]]))
-    cmap = colormaps["tab10" if len(names) <= 10 else "tab20"]
-    return {name: cmap(i % cmap.N) for i, name in enumerate(names)}
-
-
-def _num(v: Any) -> float | None:
-    """A number, or None for a missing one (None, NaN)."""
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return None
-    return float(v)
-
-
 def _rate(v: Any) -> str:
-    v = _num(v)
+    v = as_number(v)
     return "–" if v is None else f"{v:.1%}"
 
 
 def _dec(v: Any) -> str:
-    v = _num(v)
+    v = as_number(v)
     return "–" if v is None else f"{v:.3f}"
 
 
 def _tokens(v: Any) -> str:
-    v = _num(v)
+    v = as_number(v)
     return "–" if v is None else f"{v:,.0f}"
 
 
 def _mb(n_bytes: Any) -> str:
     """Bytes as MB (10^6 bytes), two significant decimals for small ones."""
-    v = _num(n_bytes)
+    v = as_number(n_bytes)
     if v is None:
         return "–"
     mb = v / 1e6
@@ -489,7 +281,7 @@ def _mb(n_bytes: Any) -> str:
 
 def _interval(rate: Any, n: int) -> str:
     """The 95% Wilson interval of a hit rate over ``n`` questions (hits recovered from the rate)."""
-    r = _num(rate)
+    r = as_number(rate)
     if r is None or not n:
         return "–"
     lo, hi = wilson(round(r * n), n)
@@ -504,4 +296,3 @@ def _duration(seconds: float) -> str:
     if s < 3600:
         return f"{s // 60} min {s % 60:02d} s"
     return f"{s // 3600} h {s % 3600 // 60:02d} min"
-

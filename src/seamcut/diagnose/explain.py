@@ -13,8 +13,8 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
-from .model import Document
-from .tokens import Sizer, load_sizer
+from ..model import Document
+from ..tokens import Sizer, load_sizer
 
 
 @dataclass(frozen=True)
