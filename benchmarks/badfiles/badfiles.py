@@ -9,9 +9,9 @@ and the process's peak resident memory (Tesseract's included). Then all of them 
 .docx whose XML inflates to 1.5 GB, a PDF content stream of 1.25 GiB of text operators, a PDF
 stream of 1 GiB of zeros; the test suite runs scale 1).
 
-    OMP_NUM_THREADS=1 PYTHONPATH=src:. python benchmarks/badfiles.py --scale 32
+    OMP_NUM_THREADS=1 PYTHONPATH=src:. python benchmarks/badfiles/badfiles.py --scale 32
 
-Writes benchmarks/results/badfiles.{json,md}.
+Writes benchmarks/badfiles/results/YYYY-MM-DD.{json,md} (today, UTC; the JSON with its `recorded` block).
 """
 from __future__ import annotations
 
@@ -25,9 +25,11 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "src"), str(ROOT)]
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path[:0] = [str(ROOT / "src"), str(ROOT), str(HERE.parent / "common")]
 
+import record  # noqa: E402
 from tests.robustness.badfiles import make_all  # noqa: E402
 
 OVER_CAP = 86  # seamcut.processes.OVER_MEMORY_EXIT
@@ -113,7 +115,7 @@ def main() -> None:
     ap.add_argument("--memory-cap", type=int, default=1536, help="MiB per file (seamcut's default)")
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds per file")
     ap.add_argument("--jobs", type=int, default=2, help="files read at once")
-    ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results")
+    ap.add_argument("--out", type=Path, default=HERE / "results", help="folder of YYYY-MM-DD.json and .md")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="seamcut-badfiles-") as tmp:
         made = make_all(Path(tmp), args.scale)
@@ -129,9 +131,9 @@ def main() -> None:
               "timeout_s": args.timeout, "summary": summary(rows, kinds), "batch": batch,
               "files": [{**r, "path": Path(r["path"]).name, "kind": kinds[r["path"]]} for r in rows]}
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "badfiles.json").write_text(json.dumps(result, indent=1, ensure_ascii=False), encoding="utf-8")
+    record.write_json(args.out / f"{record.today()}.json", result)
     text = markdown(result)
-    (args.out / "badfiles.md").write_text(text, encoding="utf-8")
+    (args.out / f"{record.today()}.md").write_text(text, encoding="utf-8")
     print(text)
 
 

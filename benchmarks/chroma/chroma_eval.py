@@ -2,7 +2,7 @@
 chunks, in characters, on the report's 5 corpora and 472 questions (Smith & Troynikov, "Evaluating
 Chunking Strategies for Retrieval", Chroma 2024), for the report's chunkers and seamcut's.
 
-    .venv/bin/python benchmarks/chroma_eval.py [--model minilm|e5|both] [--quick]
+    .venv/bin/python benchmarks/chroma/chroma_eval.py [--model minilm|e5|both] [--quick]
         [--rows NAME,NAME] [--json OUT.json] [--plot OUT.png] [--cache-dir DIR] [--workers N]
 
 Protocol, as the report's code does it (chunking_evaluation, base_evaluation.py): every corpus is
@@ -44,9 +44,11 @@ from typing import Any, Callable, Sequence  # noqa: E402
 import numpy as np  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
+REPO = HERE.parents[1]
 sys.path.insert(0, str(REPO / "src"))
+sys.path.insert(0, str(HERE.parent / "common"))
 
+import record  # noqa: E402
 import seamcut  # noqa: E402
 from seamcut.embed import CachedEmbedder, EmbeddingCache, Embedder, load_embedder  # noqa: E402
 from seamcut.evaluate.significance import bootstrap_difference  # noqa: E402
@@ -570,8 +572,10 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     p.add_argument("--rows", help="comma-separated configuration names for every model "
                    "(default: MiniLM runs the report's two rows and seamcut's grid, e5 the short "
                    "E5_ROWS; 'all' adds the report's other chunker rows)")
-    p.add_argument("--json", type=Path, help="write every row (and per-corpus recall) here")
-    p.add_argument("--plot", type=Path, default=RESULTS / "chroma_eval.png")
+    p.add_argument("--json", type=Path, help="write every row (and per-corpus recall) here "
+                   "(by the scheme: results/YYYY-MM-DD[-label].json)")
+    p.add_argument("--plot", type=Path, default=record.result_path(HERE, suffix=".png"),
+                   help="the plot (default results/YYYY-MM-DD.png, today UTC)")
     p.add_argument("--cache-dir", type=Path, default=REPO / "out" / "cache" / "chroma_eval",
                    help="embedding cache folder (reruns embed nothing)")
     p.add_argument("--workers", type=int, default=1, help="e5 worker processes")
@@ -641,7 +645,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             model.embedder.close()
     for earlier in args.merge:
         fresh = {(r["model"], r["config"]) for r in rows}
-        old = json.loads(earlier.read_text(encoding="utf-8"))["rows"]
+        old = record.read_json(earlier)["rows"]
         rows = [r for r in old if (r["model"], r["config"]) not in fresh] + rows
     rows.sort(key=lambda r: (r["model"] != "minilm", not r["chunker"].startswith("report"),
                              r["config"]))
@@ -657,11 +661,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print()
         print(extra)
     if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        meta = {"top_k": TOP_K, "questions": len(questions), "corpora": list(corpora),
+                meta = {"top_k": TOP_K, "questions": len(questions), "corpora": list(corpora),
                 "report_minilm": [dict(zip(("chunking", "size", "overlap", "recall", "precision",
                                             "iou"), r)) for r in REPORT_MINILM]}
-        args.json.write_text(json.dumps({"meta": meta, "rows": rows}, indent=1), encoding="utf-8")
+        record.write_json(args.json, {"meta": meta, "rows": rows}, indent=1, ensure_ascii=True)
     if args.plot:
         plot(rows, args.plot)
         console.print(f"plot: {args.plot}")

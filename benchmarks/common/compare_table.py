@@ -2,7 +2,7 @@
 MRR, chunks, tokens sent per question, hits within each budget of tokens, and the index's build
 time (wall clock, summed over the runs that built it, a resumed build included).
 
-    .venv/bin/python benchmarks/compare_table.py RUN.json [--out benchmarks/results/NAME]
+    .venv/bin/python benchmarks/common/compare_table.py RUN.json[.gz] [--out benchmarks/BENCH/results/NAME]
         [--indexes COMPARE_OUT/index]
 
 With ``--indexes`` (the compare's ``--out`` folder's ``index``), also hits@k from the named
@@ -16,9 +16,12 @@ sent per question, one point per strategy).
 from __future__ import annotations
 
 import argparse
-import json
+import sys
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import record  # noqa: E402
 
 
 def rows(run: dict[str, Any]) -> list[dict[str, Any]]:
@@ -151,7 +154,7 @@ def main() -> None:
     ap.add_argument("--indexes", type=Path, default=None,
                     help="the compare's --out folder's index/: adds hits@k from the named source")
     args = ap.parse_args()
-    run = json.loads(args.run.read_text(encoding="utf-8"))
+    run = record.read_json(args.run)
     text = table(run, source_hits(run, args.indexes) if args.indexes else None)
     print(text)
     if args.out is not None:

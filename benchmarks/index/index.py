@@ -1,8 +1,8 @@
 """Index benchmark: build throughput, search latency and peak memory of ``seamcut.index.Index``.
 
-    .venv/bin/python benchmarks/index.py [--sizes 10000,100000] [--quick] [--queries 200]
+    .venv/bin/python benchmarks/index/index.py [--sizes 10000,100000] [--quick] [--queries 200]
                                          [--model-sample 1000] [--skip-model] [--json OUT.json]
-                                         [--plot benchmarks/results/index.png]
+                                         [--plot benchmarks/index/results/YYYY-MM-DD.png]
 
 What is measured, each index size in its own fresh process (so memory peaks are per size):
 
@@ -31,7 +31,7 @@ about 20k chunks, so to reach 100k the corpus is cut again as further copies (di
 and document ids, field ``copy`` = 0, 1, 2, ...), each copy at a different chunk size (64, 56,
 72, 48, 80, ... tokens), so the copies' chunks are mostly different texts, not duplicates.
 
-See benchmarks/README-index.md for the numbers.
+See benchmarks/index/README.md for the numbers.
 """
 from __future__ import annotations
 
@@ -52,12 +52,14 @@ from pathlib import Path
 from typing import Any, Callable
 
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
+REPO = HERE.parents[1]
 DATA = REPO.parent / "shared" / "data"
 sys.path.insert(0, str(REPO / "src"))
+sys.path.insert(0, str(HERE.parent / "common"))
 
 import numpy as np  # noqa: E402
 
+import record  # noqa: E402
 from seamcut.embed import Embedder  # noqa: E402
 
 DIM = 384
@@ -620,8 +622,9 @@ def main() -> None:
     ap.add_argument("--model-sample", type=int, default=1000, help="chunks embedded with the real model")
     ap.add_argument("--skip-model", action="store_true")
     ap.add_argument("--skip-ann", action="store_true", help="no approximate-vector-index stage")
-    ap.add_argument("--json", type=Path)
-    ap.add_argument("--plot", type=Path, default=HERE / "results" / "index.png")
+    ap.add_argument("--json", type=Path, help="the results (by the scheme: results/YYYY-MM-DD[-label].json)")
+    ap.add_argument("--plot", type=Path, default=record.result_path(HERE, suffix=".png"),
+                    help="the plot (default results/YYYY-MM-DD.png, today UTC)")
     ap.add_argument("--workdir", type=Path, default=None, help="where the indexes are built (default: a temp dir)")
     ap.add_argument("--worker", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--worker-model", action="store_true", help=argparse.SUPPRESS)
@@ -676,8 +679,7 @@ def main() -> None:
     text = table(results)
     print(text)
     if a.json:
-        a.json.parent.mkdir(parents=True, exist_ok=True)
-        a.json.write_text(json.dumps(results, indent=1))
+        record.write_json(a.json, results, indent=1, ensure_ascii=True)
     if a.plot:
         plot(results, a.plot)
         log(f"plot: {a.plot}")

@@ -1,6 +1,6 @@
 """OCR cost and accuracy, the code of another revision beside this checkout's, in one run.
 
-    .venv/bin/python benchmarks/ocr.py [--before REV] [--sets helpline,tune,heldout,docling]
+    .venv/bin/python benchmarks/ocr/ocr.py [--before REV] [--sets helpline,tune,heldout,docling]
                                        [--tune-corpus DIR] [--heldout-corpus DIR] [--limit N]
                                        [--json OUT.json]
 
@@ -31,7 +31,7 @@ Page sets (``--sets``):
 - ``docling``: ../shared/data/pdfs/docling/ocr/ocr_test.pdf (a real English scan; truth: its
   reference ``groundtruth/ocr_test.nemotron_ocr.full_page.md``).
 
-Writes the JSON (default benchmarks/results/ocr.json), a markdown table beside it (``.md``) and,
+Writes the JSON (default benchmarks/ocr/results/YYYY-MM-DD.json, today UTC), a markdown table beside it (``.md``) and,
 where matplotlib is installed, a plot (``.png``); ``--report OUT.json`` measures nothing and
 writes the table and plot of a saved JSON again.
 """
@@ -51,9 +51,11 @@ import unicodedata
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
+REPO = HERE.parents[1]
 HELPLINE = REPO / "examples" / "helpline"
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(HERE.parent / "common"))
+import record  # noqa: E402
 from tests.levenshtein import levenshtein  # noqa: E402
 
 DOCLING_OCR = REPO.parent / "shared" / "data" / "pdfs" / "docling" / "ocr"
@@ -267,14 +269,14 @@ def main() -> None:
     ap.add_argument("--tune-corpus", type=Path, default=Path("/tmp/corpus-300"))
     ap.add_argument("--heldout-corpus", type=Path, default=Path("/tmp/corpus-1000-s36"))
     ap.add_argument("--limit", type=int, default=0, help="at most N pages per language in each set")
-    ap.add_argument("--json", type=Path, default=HERE / "results" / "ocr.json")
+    ap.add_argument("--json", type=Path, default=record.result_path(HERE))
     ap.add_argument("--report", type=Path, help="measure nothing: the table and plot of a saved --json")
     args = ap.parse_args()
     if args.worker:
         worker(args.worker)
         return
     if args.report:
-        saved = json.loads(args.report.read_text(encoding="utf-8"))
+        saved = record.read_json(args.report)
         write_report(saved["summary"], saved["meta"], args.report)
         return
 
@@ -311,9 +313,7 @@ def main() -> None:
             "tune_corpus": str(args.tune_corpus), "heldout_corpus": str(args.heldout_corpus),
             "limit": args.limit, "command": " ".join(sys.argv)}
     summary = summarise(rows, ["before", "after"])
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps({"meta": meta, "summary": summary, "pages": rows}, indent=1) + "\n",
-                         encoding="utf-8")
+    record.write_json(args.json, {"meta": meta, "summary": summary, "pages": rows}, indent=1, ensure_ascii=True)
     write_report(summary, meta, args.json)
 
 

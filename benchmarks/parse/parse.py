@@ -18,7 +18,7 @@ For each PDF in ``shared/data/pdfs/docling/*.pdf`` (reference: ``groundtruth/NAM
 * speed: pages per second, and the same text similarity and speed for pdfplumber's plain
   ``page.extract_text()`` and for ``pdftotext`` (no structure: headings/lists/tables are n/a).
 
-Usage: ``.venv/bin/python benchmarks/parse.py [--json OUT] [--only NAME,...] [--rounds N]``.
+Usage: ``.venv/bin/python benchmarks/parse/parse.py [--json OUT] [--only NAME,...] [--rounds N]``.
 """
 from __future__ import annotations
 
@@ -34,10 +34,12 @@ import unicodedata
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "benchmarks" / "common"))
 DATA = ROOT.parent / "shared" / "data" / "pdfs"
 
+import record  # noqa: E402
 from seamcut.readers.pdf import read_pdf  # noqa: E402
 
 _LIST = re.compile(r"^\s*(?:[-*+•▪]\s+|\d{1,3}[.)]\s+|\(?[a-z][.)]\s+)")
@@ -281,7 +283,8 @@ def f1(hit, found, ref):
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--json", help="write the per-document and overall results here")
+    ap.add_argument("--json", help="write the per-document and overall results here "
+                    "(by the scheme: benchmarks/parse/results/YYYY-MM-DD[-label].json)")
     ap.add_argument("--only", help="comma-separated file names (without .pdf) to run")
     ap.add_argument("--rounds", type=int, default=1, help="timing rounds (best of N)")
     args = ap.parse_args(argv)
@@ -363,8 +366,7 @@ def main(argv=None) -> int:
     print(f"\nspeed vs pdfplumber extract_text: {fmt(overall['speed_vs_plumber'])}x  "
           "(sim = difflib ratio on normalised word sequences; tokF1 = bag-of-words F1)")
     if args.json:
-        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.json).write_text(json.dumps({"documents": results, "overall": overall}, indent=2))
+        record.write_json(Path(args.json), {"documents": results, "overall": overall}, indent=2, ensure_ascii=True)
     return 0
 
 

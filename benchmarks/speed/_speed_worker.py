@@ -42,8 +42,8 @@ import time  # noqa: E402
 import traceback  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-REPO = Path(__file__).resolve().parents[1]
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+REPO = Path(__file__).resolve().parents[2]
+DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 PROSE = DATA / "prose"
 QUICK_BYTES = 300_000
 # Chunked once, untimed, before the timed pass: one-time lazy set-up (lazy imports, regex

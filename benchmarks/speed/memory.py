@@ -43,7 +43,7 @@ import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PROSE = ROOT.parent / "shared" / "data" / "prose"
 STRATEGIES = ("fixed", "sentence", "paragraph", "recursive", "structure", "semantic",
               "parent-child")

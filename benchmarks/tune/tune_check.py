@@ -39,7 +39,7 @@ from pathlib import Path  # noqa: E402
 from typing import Any, Sequence  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
+REPO = HERE.parents[1]
 sys.path.insert(0, str(REPO / "src"))
 
 import seamcut  # noqa: E402
