@@ -125,12 +125,22 @@ def read_json(path: Path) -> Any:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def write_json(path: Path, data: dict[str, Any], indent: int | None = 1, ensure_ascii: bool = False) -> Path:
+#: raw outputs larger than this (bytes of JSON) are kept gzipped
+GZIP_OVER = 2**20
+
+
+def write_json(path: Path, data: dict[str, Any], indent: int | None = 1, ensure_ascii: bool = False,
+               gzip_over: int | None = None) -> Path:
     """Write ``data`` with a fresh ``recorded`` block to ``path`` (gzipped where it ends in
-    ``.gz``, without a name or time in the gzip header, as ``gzip -n``); returns ``path``."""
+    ``.gz``, without a name or time in the gzip header, as ``gzip -n``). With ``gzip_over``
+    (bytes, e.g. ``GZIP_OVER``), a larger text goes to ``path`` + ``.gz`` instead and a stale
+    ``path`` is removed. Returns the path written."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps(with_stamp(data), indent=indent, ensure_ascii=ensure_ascii)
+    if gzip_over is not None and path.suffix != ".gz" and len(text.encode("utf-8")) > gzip_over:
+        path.unlink(missing_ok=True)
+        path = path.with_name(path.name + ".gz")
     if path.suffix == ".gz":
         with open(path, "wb") as raw, gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as f:
             f.write(text.encode("utf-8"))

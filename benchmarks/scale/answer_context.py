@@ -1,28 +1,32 @@
 """Does the chunk that holds the answer also hold the document's title? Hit rate split by that,
 per strategy, from a finished `seamcut compare` (its JSON and its index folder).
 
-    .venv/bin/python benchmarks/answer_context.py RESULTS.json INDEX_DIR [--json OUT]
+    .venv/bin/python benchmarks/scale/answer_context.py RESULTS.json[.gz] INDEX_DIR [--json OUT]
 
 For each question with a `source`, the chunks of that document whose text holds one of its
 `must_contain` answers (whitespace and case folded) are looked up in the strategy's index; the
 question counts as "title in the chunk" when one of them also holds the first 40 characters of
 the document's first line (its title) in its text (structure's heading path is part of a chunk's
-text). Written for the scale corpus (`benchmarks/scale_compare.py`), whose hundreds of advisories,
+text). Written for the scale corpus (`benchmarks/scale/scale_compare.py`), whose hundreds of advisories,
 notices and manuals share a template: there the title (district, week, crop, year) is what tells
-one document's "total rainfall of 91.6 mm" from another's.
+one document's "total rainfall of 91.6 mm" from another's. ``--json`` by the scheme:
+``benchmarks/scale/results/YYYY-MM-DD-compare[-sampleN]-title.json`` (the counts and a `recorded` block).
 """
 from __future__ import annotations
 
 import argparse
-import json
 import re
+import sys
 import unicodedata
 from pathlib import Path
 from typing import Any
 
 import lancedb
 
-from seamcut.index.rows import sql_str
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "common"))
+import record  # noqa: E402
+
+from seamcut.index.rows import sql_str  # noqa: E402
 
 
 def fold(text: str) -> str:
@@ -64,13 +68,13 @@ def main() -> None:
     ap.add_argument("index_dir", type=Path, help="the compare's index folder (--out DIR/index)")
     ap.add_argument("--json", type=Path, help="write the counts here too")
     a = ap.parse_args()
-    counts = split(json.loads(a.results.read_text(encoding="utf-8")), a.index_dir)
+    counts = split(record.read_json(a.results), a.index_dir)
     print("| strategy | answer chunk holds the title: hits | does not: hits |\n|---|---:|---:|")
     for name, c in counts.items():
         t, n = c["title"], c["no_title"]
         print(f"| {name} | {t[1]}/{t[0]} | {n[1]}/{n[0]} |")
     if a.json:
-        a.json.write_text(json.dumps(counts, indent=1), encoding="utf-8")
+        record.write_json(a.json, counts, indent=1, ensure_ascii=True)
 
 
 if __name__ == "__main__":

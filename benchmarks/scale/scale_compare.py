@@ -1,18 +1,19 @@
 """`seamcut compare` on the scale corpus (issue 12), whole or a stated slice, then its table.
 
-    .venv/bin/python benchmarks/scale_compare.py [--sample N] [--out DIR] [-- more compare flags]
+    .venv/bin/python benchmarks/scale/scale_compare.py [--sample N] [--label L] [--out DIR] [-- more compare flags]
 
 Makes the corpus if it is not in the cache (`scripts/make_corpus.py`), takes every N-th PDF by name
-(the same rule as `benchmarks/scale.py --sample`: the mix of kinds, languages and scans is kept)
+(the same rule as `benchmarks/scale/scale.py --sample`: the mix of kinds, languages and scans is kept)
 with the questions whose source is among them (and the no-answer questions), runs
 `seamcut compare` on them with the corpus's catalog (e5-torch, budgets 256/512/1024/2048 tokens,
 unless the flags after `--` say otherwise), one strategy at a time (all seven unless
 `--strategies` names others), and writes its JSON, the README table and plot
-(`benchmarks/compare_table.py`, with the named-source column) to
-`benchmarks/results/scale_compare[_sampleN]`.
+(`benchmarks/common/compare_table.py`, with the named-source column) to
+`benchmarks/scale/results/YYYY-MM-DD-compare[-sampleN][-L]` (today, UTC; `.json.gz` where the JSON
+is over 1 MB; the JSON with its `recorded` block).
 
-Each strategy's run is kept as a part (`benchmarks/results/scale_compare[_sampleN]_parts/NAME.json.gz`,
-with the seamcut commit that ran it) and the parts are judged together
+Each strategy's run is kept as a part (`benchmarks/scale/results/parts/compare[-sampleN][-L]/NAME.json.gz`,
+undated so that a run resumes on another day; with the seamcut commit and machine that ran it) and the parts are judged together
 (`seamcut.evaluate.merge.merge_runs`: the same paired tests as one run of them all): the whole
 corpus takes longer than a machine is held here, so a rerun on a fresh machine goes on from the
 first strategy without a part for this slice and these flags. The compare's own folder (`--out`,
@@ -34,9 +35,11 @@ from pathlib import Path
 import pypdfium2
 import yaml
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "benchmarks"))
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path[:0] = [str(HERE), str(HERE.parent / "common")]
 
+import record  # noqa: E402
 from scale import FULL_PAGES, make_corpus  # noqa: E402
 
 from seamcut.evaluate import parse_budgets  # noqa: E402
@@ -96,16 +99,20 @@ def main() -> None:
     ap.add_argument("--sample", type=int, default=1, help="every n-th file only (a slice; 1: all)")
     ap.add_argument("--corpus", type=Path, help="this folder instead of the scale corpus")
     ap.add_argument("--out", type=Path, help="the compare's folder (indexes, misses)")
-    ap.add_argument("--results", type=Path, help="NAME for NAME.json/.md/.png (default benchmarks/results/scale_compare...)")
+    ap.add_argument("--label", default="", help="added to the results' name and the parts' folder")
+    ap.add_argument("--results", type=Path, help="NAME for NAME.json/.md/.png (default "
+                    "benchmarks/scale/results/YYYY-MM-DD-compare[-sampleN][-LABEL])")
+    ap.add_argument("--parts", type=Path, help="the parts' folder (default benchmarks/scale/results/parts/"
+                    "compare[-sampleN][-LABEL]; with --results NAME: NAME_parts)")
     ap.add_argument("--strategies", default=",".join(default_strategies()),
                     help="comma-separated, each run as a part of its own (default: all seven)")
     ap.add_argument("extra", nargs="*", help="more `seamcut compare` flags, after --")
     a = ap.parse_args()
     corpus = a.corpus or make_corpus(FULL_PAGES)
     out = a.out or Path(f"/tmp/seamcut-scale-compare-{a.sample}")
-    results = a.results or ROOT / "benchmarks" / "results" / (
-        "scale_compare" if a.sample == 1 else f"scale_compare_sample{a.sample}")
-    parts = results.parent / f"{results.name}_parts"
+    name = "compare" + (f"-sample{a.sample}" if a.sample != 1 else "") + (f"-{a.label}" if a.label else "")
+    results = a.results or record.result_path(HERE, name, "")
+    parts = a.parts or (results.parent / f"{results.name}_parts" if a.results else HERE / "results" / "parts" / name)
     out.mkdir(parents=True, exist_ok=True)
     files, questions, pages = take_slice(corpus, a.sample, out / "files")
     qfile = out / "questions.yaml"
@@ -129,14 +136,13 @@ def main() -> None:
     run["slice"] = {**the_slice, "wall_seconds": round(sum(r["slice"]["wall_seconds"] for r in runs), 1),
                     "cpu_seconds": round(sum(r["slice"].get("cpu_seconds") or 0 for r in runs), 1),
                     "exit_code": max(r["slice"]["exit_code"] for r in runs),
-                    "parts": {r["strategies"][0]["name"]: {k: r["slice"].get(k) for k in ("wall_seconds", "cpu_seconds", "commit", "ran")}
+                    "parts": {r["strategies"][0]["name"]: {k: r["slice"].get(k) for k in ("wall_seconds", "cpu_seconds", "commit", "ran", "recorded")}
                               for r in runs}}
-    results.parent.mkdir(parents=True, exist_ok=True)
-    results.with_suffix(".json").write_text(json.dumps(run, indent=1, ensure_ascii=False), encoding="utf-8")
-    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "compare_table.py"), str(results.with_suffix(".json")),
+    written = record.write_json(results.with_name(results.name + ".json"), run, indent=1, gzip_over=record.GZIP_OVER)
+    subprocess.run([sys.executable, str(HERE.parent / "common" / "compare_table.py"), str(written),
                     "--out", str(results), "--indexes", str(out / "index")], check=True)
     print(f"compare wall time {run['slice']['wall_seconds'] / 60:.1f} min (the parts together); "
-          f"wrote {results}.json, .md, .png")
+          f"wrote {written}, {results}.md, .png")
 
 
 def run_part(name: str, part: Path, the_slice: dict, out: Path, qfile: Path, corpus: Path,
@@ -160,7 +166,7 @@ def run_part(name: str, part: Path, the_slice: dict, out: Path, qfile: Path, cor
     wall, cpu = time.monotonic() - t0, _children_cpu() - cpu0
     run = json.loads((out / "compare.json").read_text(encoding="utf-8"))
     run["slice"] = {**the_slice, "wall_seconds": round(wall, 1), "cpu_seconds": round(cpu, 1),
-                    "exit_code": rc, "commit": commit(),
+                    "exit_code": rc, "commit": commit(), "recorded": record.stamp(),
                     "ran": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
     for strategy in run["strategies"]:  # the misses' texts stay in the compare's own folder
         strategy.pop("misses", None)

@@ -1,17 +1,17 @@
 """`seamcut tune` on the scale corpus or a stated slice of it (issue 14), from a cold embedding
 cache, so its cost is what a first run pays.
 
-    .venv/bin/python benchmarks/scale_tune.py [--sample 16] [--out DIR] [--render] [-- more tune flags]
+    .venv/bin/python benchmarks/scale/scale_tune.py [--sample 16] [--out DIR] [--render] [-- more tune flags]
 
 Takes every N-th PDF of the scale corpus by name with the questions on them (the rule of
-`benchmarks/scale_compare.py`), runs `seamcut tune` on them with the corpus's catalog and
+`benchmarks/scale/scale_compare.py`), runs `seamcut tune` on them with the corpus's catalog and
 `--model e5-torch` (unless the flags after `--` say otherwise), with an embedding cache of its
 own under OUT (empty at the start: every vector is computed and counted) and the parsed
 documents of the usual cache (reading and OCR are not in the cost in tokens, and the scanned
-pages take minutes). Writes `benchmarks/results/scale_tune_sampleN.json` (tune's JSON and the
-slice), `.md` (the rounds and their cost, the final table, the winner against each default) and
+pages take minutes). Writes `benchmarks/scale/results/YYYY-MM-DD-tune[-sampleN].json` (today, UTC;
+tune's JSON, the slice and the `recorded` block), `.md` (the rounds and their cost, the final table, the winner against each default) and
 `.html` (tune's report, with its Pareto plot). `--render` redraws the .md from the results
-JSON without running. `--resume` goes on with a search a kill stopped (a whole-corpus search
+JSON (`--results NAME`, else the latest of this sample) without running. `--resume` goes on with a search a kill stopped (a whole-corpus search
 takes longer than a session): the cache is kept and tune carries the cost on. `--journal FILE`
 keeps a copy of tune's journal in FILE as it runs, and a run on a fresh machine whose OUT has no
 journal goes on from FILE: the pieces it says were finished are not built again.
@@ -32,10 +32,11 @@ from typing import Any, Iterator
 
 import yaml
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "benchmarks"))
-sys.path.insert(0, str(ROOT / "src"))
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path[:0] = [str(HERE), str(HERE.parent / "common"), str(ROOT / "src")]
 
+import record  # noqa: E402
 from scale import FULL_PAGES, make_corpus  # noqa: E402
 from scale_compare import run_for_json, take_slice  # noqa: E402
 
@@ -149,11 +150,18 @@ def main() -> None:
                     help="a copy of tune's journal kept here (gzipped), for a search longer than a machine is "
                          "held: copied into OUT/work where that has none (the search goes on: --resume), and "
                          "back here every minute while it runs")
+    ap.add_argument("--results", type=Path, help="NAME for NAME.json/.md/.html (default results/YYYY-MM-DD-"
+                    "tune[-sampleN]: today's, with --render the latest)")
     ap.add_argument("extra", nargs="*", help="more `seamcut tune` flags, after --")
     a = ap.parse_args()
     out = a.out or Path(f"/tmp/seamcut-scale-tune-{a.sample}")
-    results = ROOT / "benchmarks" / "results" / (
-        "scale_tune" if a.sample == 1 else f"scale_tune_sample{a.sample}")
+    name = "tune" if a.sample == 1 else f"tune-sample{a.sample}"
+    results = a.results or record.result_path(HERE, name, "")
+    if a.render and a.results is None:
+        found = record.latest(HERE, name)
+        if found is None:
+            sys.exit(f"no results/YYYY-MM-DD-{name}.json to render")
+        results = found.with_name(found.name.split(".json")[0])
     if not a.render:
         corpus = make_corpus(FULL_PAGES)
         out.mkdir(parents=True, exist_ok=True)
@@ -181,11 +189,10 @@ def main() -> None:
         data["slice"] = {"corpus": str(corpus), "sample": a.sample, "files": len(files), "pages": pages,
                          "questions": len(questions), "wall_seconds": round(time.monotonic() - t0, 1),
                          "flags": flags, "exit_code": rc}
-        results.parent.mkdir(parents=True, exist_ok=True)
-        results.with_suffix(".json").write_text(json.dumps(data, indent=1, ensure_ascii=False), encoding="utf-8")
-        shutil.copyfile(out / "tune.html", results.with_suffix(".html"))
-    data = json.loads(results.with_suffix(".json").read_text(encoding="utf-8"))
-    results.with_suffix(".md").write_text(table(data), encoding="utf-8")
+        record.write_json(results.with_name(results.name + ".json"), data, indent=1)
+        shutil.copyfile(out / "tune.html", results.with_name(results.name + ".html"))
+    data = record.read_json(results.with_name(results.name + ".json"))
+    results.with_name(results.name + ".md").write_text(table(data), encoding="utf-8")
     print(f"wrote {results}.json, .md, .html")
 
 

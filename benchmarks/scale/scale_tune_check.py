@@ -1,14 +1,14 @@
 """Issue 14's check on the scale corpus: is `seamcut tune`'s winner at least as good at hit@k as
 every default strategy (or tied within noise)? Pairs the winner, question by question, with
-`benchmarks/scale_compare.py`'s run on the same slice, without building the defaults again.
+`benchmarks/scale/scale_compare.py`'s run on the same slice, without building the defaults again.
 
-    .venv/bin/python benchmarks/scale_tune_check.py [--sample 4] [--tune-dir DIR]
+    .venv/bin/python benchmarks/scale/scale_tune_check.py [--sample 4] [--tune-dir DIR] [--tune FILE] [--compare FILE]
 
-Reads `benchmarks/results/scale_tune_sampleN.json` (the winner and its index folder, built again
-by `seamcut index` where it is gone) and `scale_compare_sampleN.json` (every default's outcome per
+Reads the latest `benchmarks/scale/results/YYYY-MM-DD-tune[-sampleN].json` (the winner and its index folder, built again
+by `seamcut index` where it is gone) and the latest `YYYY-MM-DD-compare[-sampleN].json[.gz]` (every default's outcome per
 question); searches the winner's index for every answerable question of the slice in the
 winner's own search mode and in the compare's mode (the same search method as the defaults:
-like with like), and writes `benchmarks/results/scale_tune_sampleN_check.json` and `.md`: per
+like with like), and writes `benchmarks/scale/results/YYYY-MM-DD-tune[-sampleN]-check.json` and `.md` (today, UTC): per
 pair the hits at k, the questions only one of them answers, the exact McNemar p-value and the
 bootstrap interval of the difference (`seamcut.evaluate.significance.compare_hits`), and each
 side's tokens sent per question. All questions (tune and held out) are used: the defaults were
@@ -17,15 +17,17 @@ never tuned on them, and the winner's held-out-only figure is in the tune's own 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "src"))
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+sys.path[:0] = [str(HERE.parent / "common"), str(ROOT / "src")]
+
+import record  # noqa: E402
 
 from seamcut.build import BuildReport  # noqa: E402
 from seamcut.evaluate.budget import Ranked  # noqa: E402
@@ -156,17 +158,22 @@ def main() -> None:
     ap.add_argument("--sample", type=int, default=4, help="the slice both runs took (every n-th file)")
     ap.add_argument("--tune-dir", type=Path, help="the tune's folder (default /tmp/seamcut-scale-tune-N): "
                                                    "its questions.yaml")
+    ap.add_argument("--tune", type=Path, help="the tune's results JSON (default: the latest of the sample)")
+    ap.add_argument("--compare", type=Path, help="the compare's results JSON (default: the latest of the sample)")
     a = ap.parse_args()
-    results = ROOT / "benchmarks" / "results"
-    name = "" if a.sample == 1 else f"_sample{a.sample}"
-    tune = json.loads((results / f"scale_tune{name}.json").read_text(encoding="utf-8"))
-    compare = json.loads((results / f"scale_compare{name}.json").read_text(encoding="utf-8"))
+    name = "" if a.sample == 1 else f"-sample{a.sample}"
+    paths = {"tune": a.tune or record.latest(HERE, f"tune{name}"),
+             "compare": a.compare or record.latest(HERE, f"compare{name}")}
+    for what, path in paths.items():
+        if path is None:
+            sys.exit(f"no results/YYYY-MM-DD-{what}{name}.json: run scale_{what}.py --sample {a.sample} first")
+    tune, compare = record.read_json(paths["tune"]), record.read_json(paths["compare"])
     folder = a.tune_dir or Path(f"/tmp/seamcut-scale-tune-{a.sample}")
     tune["winner"]["index"] = str(winner_index(tune, folder))
     result = check(tune, compare, load_questions(folder / "questions.yaml"))
-    out = results / f"scale_tune{name}_check"
-    out.with_suffix(".json").write_text(json.dumps(result, indent=1, ensure_ascii=False), encoding="utf-8")
-    out.with_suffix(".md").write_text(table(result), encoding="utf-8")
+    out = record.result_path(HERE, f"tune{name}-check", "")
+    record.write_json(out.with_name(out.name + ".json"), result, indent=1)
+    out.with_name(out.name + ".md").write_text(table(result), encoding="utf-8")
     print(table(result) + f"wrote {out}.json, .md")
 
 

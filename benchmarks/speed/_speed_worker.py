@@ -1,6 +1,6 @@
-"""One measurement of benchmarks/speed.py, run in a fresh process.
+"""One measurement of benchmarks/speed/speed.py, run in a fresh process.
 
-    python benchmarks/_speed_worker.py --variant semchunk --size 300 --overlap 50 \
+    python benchmarks/speed/_speed_worker.py --variant semchunk --size 300 --overlap 50 \
         --tokenizer PATH --out result.json [--quick] [--validate]
 
 The worker loads the tokenizer, imports the library, builds the chunker and

@@ -1,6 +1,6 @@
 """Memory benchmark: peak resident memory and time of chunking one huge document, per strategy.
 
-    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/memory.py [--inputs one-line,prose,markdown]
+    OMP_NUM_THREADS=1 .venv/bin/python benchmarks/speed/memory.py [--inputs one-line,prose,markdown]
         [--strategies fixed,recursive,...] [--via cli,api] [--cap-mb 8000] [--src OTHER/src]
         [--data DIR] [--json OUT.json]
 
@@ -27,7 +27,8 @@ Ways of running (``--via``):
 ``--src`` runs another checkout's ``src`` (e.g. ``git worktree add /tmp/base main``) to compare
 before and after in one table. The semantic strategy embeds every sentence (about 60 sentences/s
 per core here), so on these inputs it runs on ``--semantic-mb`` (default 1) MB of each input.
-Results: benchmarks/README-index.md ("Memory of one huge document").
+Results: benchmarks/speed/README.md ("Memory of one huge document"); ``--json`` by the scheme:
+benchmarks/speed/results/YYYY-MM-DD-memory.json (``{"src", "rows"}`` and a `recorded` block).
 """
 from __future__ import annotations
 
@@ -44,6 +45,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "benchmarks" / "common"))
+
+import record  # noqa: E402
+
 PROSE = ROOT.parent / "shared" / "data" / "prose"
 STRATEGIES = ("fixed", "sentence", "paragraph", "recursive", "structure", "semantic",
               "parent-child")
@@ -216,8 +221,7 @@ def main() -> None:
                       f"{row.get('after_read_mb', ''):>10} {row['seconds']:>7} {row['cpu_s']:>7} "
                       f"{row['chunks'] if row['chunks'] is not None else 'killed':>8}", flush=True)
     if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
+        record.write_json(args.json, {"src": str(args.src), "rows": rows}, indent=1, ensure_ascii=True)
 
 
 if __name__ == "__main__":

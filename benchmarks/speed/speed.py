@@ -1,13 +1,14 @@
 """Speed benchmark: seamcut against other RAG chunkers, all sized in one tokenizer.
 
-    .venv/bin/python benchmarks/speed.py [--quick] [--rounds 3] [--json OUT.json] [--plot OUT.png]
+    .venv/bin/python benchmarks/speed/speed.py [--quick] [--rounds 3] [--json OUT.json] [--plot OUT.png]
                                          [--tokenizer tokenizer.json] [--only a,b] [--configs 512/0,300/50]
 
 Every (library variant, config) is measured in its own fresh process
-(benchmarks/_speed_worker.py), variants interleaved in rounds; the median of the
+(benchmarks/speed/_speed_worker.py), variants interleaved in rounds; the median of the
 rounds is reported.  The floor is one tokenizers `encode_batch` pass over the
 same documents, and every time is also shown as a ratio to it.  See
-benchmarks/README.md for what exactly is timed and checked.
+benchmarks/speed/README.md for what exactly is timed and checked. Results by the scheme:
+benchmarks/speed/results/YYYY-MM-DD[-label].{json,png}, the JSON with its `recorded` block.
 """
 
 from __future__ import annotations
@@ -25,9 +26,10 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+sys.path[:0] = [str(HERE), str(HERE.parent / "common")]
 
 import _speed_worker as W  # noqa: E402  (also sets the one-thread environment)
+import record  # noqa: E402
 
 WORKER = HERE / "_speed_worker.py"
 DISTS = ["seamcut", "tokenizers", "chonkie", "chonkie-core", "semchunk", "semantic-text-splitter",
@@ -292,7 +294,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
 
     if args.report:
-        saved = json.loads(args.report.read_text())
+        saved = record.read_json(args.report)
         print_header(saved["meta"])
         for res in saved["results"].values():
             print_table(f"size {res['size']} tokens, overlap {res['overlap']}", res["variants"],
@@ -375,8 +377,7 @@ def main(argv=None) -> int:
 
     if args.json:
         raw = {f"{s}/{o}": runs[(s, o)] for (s, o) in configs}  # keeps failures' tracebacks
-        args.json.write_text(json.dumps({"meta": meta, "results": results, "raw": raw},
-                                        indent=2))
+        record.write_json(args.json, {"meta": meta, "results": results, "raw": raw}, indent=2, ensure_ascii=True)
         print(f"JSON written to {args.json}", file=sys.stderr)
     if args.plot:
         plot(results, args.plot)

@@ -1,8 +1,8 @@
 """Does ``seamcut tune``'s successive halving find what an exhaustive search finds, and at what cost?
 
-    .venv/bin/python benchmarks/tune_check.py helpline            # examples/helpline, seamcut's model
-    .venv/bin/python benchmarks/tune_check.py chroma --model minilm   # Chroma's 5 corpora, 472 questions
-    .venv/bin/python benchmarks/tune_check.py DIR --questions FILE [--space SPACE.yaml]
+    .venv/bin/python benchmarks/tune/tune_check.py helpline            # examples/helpline, seamcut's model
+    .venv/bin/python benchmarks/tune/tune_check.py chroma --model minilm   # Chroma's 5 corpora, 472 questions
+    .venv/bin/python benchmarks/tune/tune_check.py DIR --questions FILE [--space SPACE.yaml]
 
 Runs ``seamcut.tune`` twice on the same documents, questions, space and seed (so the same tune
 and held-out split): once by successive halving (what ``seamcut tune`` does), once exhaustively
@@ -15,13 +15,14 @@ winner ranks among all candidates on the held-out questions, and both runs' cost
 embedded, against one index's tokens).
 
 ``chroma``: Chroma's chunking evaluation (``../shared/data/chroma_eval``), set up as
-``benchmarks/chroma_eval.py`` sets it up: its 5 corpora pooled in one index, top 5, questions
+``benchmarks/chroma/chroma_eval.py`` sets it up: its 5 corpora pooled in one index, top 5, questions
 scored by their reference spans (a hit: a returned chunk overlaps one), with ``--model minilm``
 all-MiniLM-L6-v2 (sizes in its tokens) and the embedding cache ``chroma_eval.py`` fills
 (``--cache-dir``), so the rows that benchmark ran cost nothing here. Its default space is
-``benchmarks/spaces/chroma.yaml``: that benchmark's seamcut rows, by vector and hybrid search.
+``benchmarks/tune/spaces/chroma.yaml``: that benchmark's seamcut rows, by vector and hybrid search.
 
-Results: ``--json OUT`` (default ``benchmarks/results/tune_check_NAME.json``).
+Results: ``--json OUT`` (default ``benchmarks/tune/results/YYYY-MM-DD-NAME.json``, today UTC, with a
+`recorded` block).
 """
 from __future__ import annotations
 
@@ -31,7 +32,6 @@ for _var in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
 
 import argparse  # noqa: E402
-import json  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
 from dataclasses import replace  # noqa: E402
@@ -41,7 +41,9 @@ from typing import Any, Sequence  # noqa: E402
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 sys.path.insert(0, str(REPO / "src"))
+sys.path.insert(0, str(HERE.parent / "common"))
 
+import record  # noqa: E402
 import seamcut  # noqa: E402
 from seamcut.build import BuildReport  # noqa: E402
 from seamcut.catalog import load_catalog  # noqa: E402
@@ -164,7 +166,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--out", default=str(REPO / "out" / "tune_check"), help="work folder (indexes)")
     p.add_argument("--cache-dir", default=str(REPO / "out" / "cache" / "chroma_eval"),
                    help="embedding cache for --model minilm (chroma_eval.py's)")
-    p.add_argument("--json", help="results file (default benchmarks/results/tune_check_NAME.json)")
+    p.add_argument("--json", help="results file (default benchmarks/tune/results/YYYY-MM-DD-NAME.json)")
     p.add_argument("--quiet", action="store_true")
     args = p.parse_args(argv)
     if args.k is None:
@@ -172,9 +174,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     result = run(args)
     text = summary(result)
     print(text)
-    out = Path(args.json or HERE / "results" / f"tune_check_{Path(args.corpus).name}.json")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({**result, "summary": text}, indent=1, ensure_ascii=False), encoding="utf-8")
+    out = Path(args.json or record.result_path(HERE, Path(args.corpus).name))
+    record.write_json(out, {**result, "summary": text}, indent=1)
     print(f"JSON: {out}")
     return 0
 

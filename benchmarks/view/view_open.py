@@ -1,7 +1,7 @@
 """How fast a large document's `seamcut view` page is usable in Chromium.
 
-    python benchmarks/view_open.py [--pdf BIG.pdf] [--pages 620] [--out out/view-bench]
-                                   [--json benchmarks/results/view_open.json]
+    python benchmarks/view/view_open.py [--pdf BIG.pdf] [--pages 620] [--out out/view-bench]
+                                        [--json benchmarks/view/results/YYYY-MM-DD.json]
 
 Without --pdf, the largest PDF of 600 pages or more under /work/shared/data is taken; where there
 is none, one is made by repeating the pages of pdfplumber's 10-page Federal Register issue
@@ -30,6 +30,9 @@ import sys  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "common"))
+import record  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 DATA = Path("/work/shared/data")
@@ -125,7 +128,7 @@ def main() -> None:
     ap.add_argument("--pages", type=int, default=620)
     ap.add_argument("--out", type=Path, default=Path("out/view-bench"))
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--json", type=Path)
+    ap.add_argument("--json", type=Path, help="the results (by the scheme: benchmarks/view/results/YYYY-MM-DD.json)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="seamcut-view-bench-") as tmp:
         pdf = args.pdf or big_pdf(args.pages, Path(tmp))
@@ -137,8 +140,7 @@ def main() -> None:
               "median_jump_ms": statistics.median(r["jump_to_last_ms"] for r in runs)}
     print(json.dumps(result, indent=1))
     if args.json:
-        args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+        record.write_json(args.json, result, indent=1, ensure_ascii=True)
 
 
 if __name__ == "__main__":
