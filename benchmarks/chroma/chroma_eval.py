@@ -661,7 +661,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print()
         print(extra)
     if args.json:
-                meta = {"top_k": TOP_K, "questions": len(questions), "corpora": list(corpora),
+        meta = {"top_k": TOP_K, "questions": len(questions), "corpora": list(corpora),
                 "report_minilm": [dict(zip(("chunking", "size", "overlap", "recall", "precision",
                                             "iou"), r)) for r in REPORT_MINILM]}
         record.write_json(args.json, {"meta": meta, "rows": rows}, indent=1, ensure_ascii=True)
