@@ -1,4 +1,4 @@
-"""Edit distance, for OCR's character and word error rates (tests and benchmarks/ocr.py)."""
+"""Edit distance, for OCR's character and word error rates (tests and benchmarks/ocr/ocr.py)."""
 from __future__ import annotations
 
 from typing import Sequence

@@ -17,7 +17,7 @@ length only: OpenVINO's result for a window moved with the padding after it (by 
 value), and a text's vector must not depend on the texts it was batched with (a resumed build
 must give the rows of an uninterrupted one).
 
-Chosen by measurement (``benchmarks/embed.py``, ``docs/embedders.md``): against ONNX Runtime
+Chosen by measurement (``benchmarks/embed/embed.py``, ``docs/embedders.md``): against ONNX Runtime
 (float32, 4-bit ``MatMulNBits``, int8 dynamic quantisation) and torch float32 on the same weights,
 at one thread per process.
 """

@@ -516,7 +516,7 @@ def test_display_labels_and_subtitles_are_not_headings():
 def _bench():
     import importlib.util
 
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "parse.py"
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "parse" / "parse.py"
     spec = importlib.util.spec_from_file_location("parse_bench", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)

@@ -5,7 +5,7 @@ outcome (``text``: a document with text; ``error``: an ``InputError``; ``crash``
 exception, with its traceback), the characters read or the message, the seconds it took and
 the process's peak resident memory so far in MiB (Tesseract's included). The memory cap is
 seamcut's own worker watchdog: a process over it exits with code 86. Used by the robustness
-tests and by ``benchmarks/badfiles.py``.
+tests and by ``benchmarks/badfiles/badfiles.py``.
 """
 from __future__ import annotations
 

@@ -50,7 +50,7 @@ ISO_TO_TESSERACT = {"en": "eng", "hi": "hin", "mr": "mar"}
 TESSERACT_TO_ISO = {v: k for k, v in ISO_TO_TESSERACT.items()}
 #: the languages a Devanagari page is read in, once, Hindi or Marathi: Marathi first (its model
 #: reads Hindi nearly as well as Hindi's, which misreads Marathi's ळ), English for the Latin
-#: words such pages carry (benchmarks/README-ocr.md)
+#: words such pages carry (benchmarks/ocr/README.md)
 _DEVANAGARI = ["mar", "hin", "eng"]
 #: the languages a page is read in, by its script as OSD tells it
 _SCRIPT_LANGUAGES = {"Latin": ["eng"], "Devanagari": _DEVANAGARI}
@@ -62,7 +62,7 @@ _FIRST_PASS = ["eng", "hin"]
 #: them: ascenders to descenders, about 35-50 pixels for 10-12 pt text at 300 dpi). Tesseract's
 #: LSTM reads each line at a fixed height whatever its size, so larger text only costs layout
 #: analysis; of 12 to 24 pixels, 14 read the tuning pages best, ruled tables above all
-#: (benchmarks/README-ocr.md)
+#: (benchmarks/ocr/README.md)
 LINE_HEIGHT = 14
 _SETUP_HINT = "run scripts/setup.sh"
 #: OSD orientation confidence below which its turn is checked against the page as it is
