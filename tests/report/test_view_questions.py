@@ -173,7 +173,7 @@ def test_an_answer_ranked_below_k_names_its_rank_and_chunks(run):
                 by_id = {c.id: c for c in run["chunkings"][s]}
                 for cid in m[3].replace(", ...", "").split(", "):
                     assert any(normalise(a) in normalise(by_id[cid].text) for a in q["must_contain"])
-    assert named >= 3  # fixed chunks miss several dose questions at 1 (see the README's table)
+    assert named >= 3  # fixed chunks miss several dose questions at 1 (see the table in docs/getting-started.md)
 
 
 def test_cut_diff_is_exact_on_a_small_text():
