@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 import seamcut
-from seamcut.embed.e5 import cosine_rows, dequantize_q4, model_file, read_weights
 from seamcut.embed import CachedEmbedder, E5Embedder, LongInputError, load_embedder, spec_of
+from seamcut.embed.e5 import cosine_rows, dequantize_q4, model_file, read_weights
 from seamcut.embed.e5_openvino import OpenVINOE5Embedder, build_onnx, cached_model
 
 from .conftest import DATA
