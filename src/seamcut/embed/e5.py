@@ -24,7 +24,7 @@ from typing import Any, Callable, Literal, Sequence
 
 import numpy as np
 
-from .tokens.e5 import twin_of
+from ..tokens.e5 import twin_of
 
 QK = 32  # weights per Q4_0 block
 Q4_BLOCK = np.dtype([("d", "<f2"), ("qs", "u1", (16,))])
@@ -166,7 +166,7 @@ class E5Counting:
     def sizer(self) -> Any:
         """The e5 sizer (the same tokens), loaded on first use."""
         if self._sizer is None:
-            from .tokens import load_sizer
+            from ..tokens import load_sizer
             self._sizer = load_sizer(None)
         return self._sizer
 
