@@ -41,12 +41,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
-from ..build import cutting_pool
-from ..catalog import Catalog
-from ..corpus import Limits, ReadOptions
 from ..embed import Embedder
 from ..index import Index
-from ..processes import IsolatedPool
+from ..pipeline.catalog import Catalog
+from ..pipeline.corpus import Limits, ReadOptions
+from ..pipeline.engine import Engine
+from ..pipeline.local import LocalEngine
 from ..progress import Steps
 from ..readers import expand
 from ..strategies import REGISTRY
@@ -261,8 +261,9 @@ def tune(documents: Sequence[str | Path], questions: Sequence[Question], *, embe
     search.every = len(paths)
     before = search.embedded_tokens()
 
-    # the pool is started once for every build; the journal records each batch of vectors computed
-    with cutting_pool(limits, len(paths)) as search.pool, _recording(embedder, search.record):
+    # the reading workers are started once for every build; the journal records each batch of
+    # vectors computed
+    with LocalEngine().series(limits, len(paths)) as search.engine, _recording(embedder, search.record):
         budget = token_budget
         previous: list[_Judged] = []
         alive = candidates
@@ -490,7 +491,7 @@ class _Search:
         self.every = 0                            # how many files the corpus has
         self.rate: float | None = None            # seconds per candidate and question, last round
         self.judged: list[_Judged] = []           # every candidate judged, a log row each
-        self.pool: IsolatedPool | None = None      # the reading workers every build shares
+        self.engine: Engine = LocalEngine()       # where every build runs (its reading workers shared)
         self.cut_tokens = 0                       # model tokens strategies embedded while cutting
         self.chunking_tokens: dict[tuple[int, str], int] = {}  # (round, chunking) -> tokens its build embedded
         self.versus_tokens = 0                    # the final round's tokens for chunkings only the defaults brought
@@ -582,7 +583,7 @@ class _Search:
             partial.rename(folder)
         index, report, _ = index_files(folder, spec, spec.options, docs, self.embedder, self.model,
                                        self.read_options, self.catalog, self.limits, self.progress, digests,
-                                       self.pool)
+                                       self.engine)
         self.folders[spec.label] = folder
         self.cut_tokens += report.cut_tokens
         for f in map(str, report.failures):

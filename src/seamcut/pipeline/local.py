@@ -87,8 +87,8 @@ class _LocalRun:
         pool = pool or cutting_pool(how.limits, len(jobs))
         self.to_embed: "queue.Queue[Any]" = queue.Queue(maxsize=max(4, 2 * pool.workers))
         self.to_write: "queue.Queue[Any]" = queue.Queue(maxsize=2)
-        self.bar = Throughput(len(jobs), sum(file_size(j.read.path) for j in jobs), label=how.label,  # type: ignore[union-attr]
-                              show=how.progress, terminal=how.terminal)
+        size = sum(file_size(j.read.path) for j in jobs)  # type: ignore[union-attr]
+        self.bar = Throughput(len(jobs), size, label=how.label, show=how.progress, terminal=how.terminal)
         self.writer = _Worker("write", self.write, self.to_write)
         spread = _Spread(self.embedder)
         self.embedders = [_Worker(f"embed-{i}", self.embed, self.to_embed) for i in range(spread.threads)]
@@ -117,7 +117,8 @@ class _LocalRun:
                 continue
             path = job.read.path
             if not isinstance(got, CutFile):
-                self.fail(path, failed(job.read, got).failure.reason, file_size(path))  # type: ignore[arg-type, union-attr]
+                reason = failed(job.read, got).failure.reason  # type: ignore[arg-type, union-attr]
+                self.fail(path, reason, file_size(path))
                 continue
             account_read(self.report, got)
             if got.read.unchanged:

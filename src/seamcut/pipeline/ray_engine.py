@@ -182,7 +182,7 @@ class _EmbedActor:
         todo = [f for f in files if f.read.document is not None and not f.read.unchanged]
         failures: dict[str, str] = {}
         t0, c0 = time.perf_counter(), time.process_time()
-        cuts = embed_batch(self.embedding, todo, lambda path, reason, _: failures.__setitem__(path, reason))  # type: ignore[arg-type]
+        cuts = embed_batch(self.embedding, todo, lambda path, reason, _: failures.__setitem__(path, reason))
         cpu, busy = time.process_time() - c0, time.perf_counter() - t0
         vectors = {id(f): c.vectors for c, f in cuts}
         for f in todo:
