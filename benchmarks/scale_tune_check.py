@@ -27,7 +27,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from seamcut.build import BuildReport  # noqa: E402
+from seamcut.pipeline.report import BuildReport  # noqa: E402
 from seamcut.evaluate.budget import Ranked  # noqa: E402
 from seamcut.evaluate.compare import judge  # noqa: E402
 from seamcut.evaluate.questions import load_questions  # noqa: E402
