@@ -1,4 +1,4 @@
-"""The large build (``seamcut.build``): isolated workers, bad files reported, a kill -9 resumed to
+"""The large build (``seamcut.pipeline``): isolated workers, bad files reported, a kill -9 resumed to
 the rows of an uninterrupted run, no fork, progress when no one watches a terminal."""
 from __future__ import annotations
 
@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from seamcut.build import saved_report, model_sized
-from seamcut.corpus import ReadJob, ReadOptions, read_file
+from seamcut.pipeline.jobs import model_sized
+from seamcut.pipeline.report import saved_report
+from seamcut.pipeline.corpus import ReadJob, ReadOptions, read_file
 from seamcut.processes import IsolatedPool, Killed
 from seamcut.progress import Steps, Throughput
 from tests.pool_jobs import job

@@ -1,7 +1,7 @@
 """Reading a batch: processes, the parsed-document cache, and failures kept in order."""
 from __future__ import annotations
 
-from seamcut.corpus import ReadOptions, read_corpus
+from seamcut.pipeline.corpus import ReadOptions, read_corpus
 
 
 def test_cache_serves_unchanged_files_and_rereads_changed_ones(tmp_path):

@@ -209,7 +209,7 @@ def test_model_on_device():
 def test_cutting_workers_load_the_twin_on_one_thread():
     import torch
 
-    from seamcut.build import WorkerEmbedder
+    from seamcut.pipeline.worker_embedder import WorkerEmbedder
     threads = torch.get_num_threads()
     try:
         emb = WorkerEmbedder("e5-torch", twin().name).loaded
@@ -268,8 +268,9 @@ def test_a_build_making_two_calls_at_once_gives_the_rows_of_one(tmp_path):
     at the same time."""
     import threading
 
-    from seamcut.build import build_index
     from seamcut.index import Index
+    from seamcut.pipeline.options import BuildOptions
+    from seamcut.pipeline.run import build_index
     from tests.test_build import _rows
 
     assert twin().calls_at_once == 1  # on a CPU: one call at a time
@@ -297,7 +298,7 @@ def test_a_build_making_two_calls_at_once_gives_the_rows_of_one(tmp_path):
 
         twin_._embed = counted
         report = build_index(index, docs, "recursive", {"size": 128, "overlap": 0},
-                             cache=tmp_path / "parsed", batch_texts=4, progress=False)
+                             BuildOptions(cache=tmp_path / "parsed", batch_texts=4, progress=False))
         assert not report.failures and report.chunks > 20
         rows[at_once] = {r["id"]: r["vector"] for r in _rows(tmp_path / str(at_once))["chunks"]}
     assert most == {1: 1, 2: 2}

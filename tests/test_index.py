@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import seamcut
-from seamcut.corpus import read_corpus
+from seamcut.pipeline.corpus import read_corpus
 from seamcut.index import Index, IndexConfigError, remove_index
 
 COTTON = """# Cotton manual
@@ -61,7 +61,7 @@ def corpus(tmp_path):
 
 
 def _build(path, corpus_dir, strategy="structure", **opts):
-    from seamcut.catalog import load_catalog
+    from seamcut.pipeline.catalog import load_catalog
     c = read_corpus([corpus_dir / "docs"], catalog=load_catalog(corpus_dir / "catalog.csv"), cache=False,
                     progress=False, workers=1)
     ix = Index(path, strategy=strategy, options=opts, model="default")

@@ -145,8 +145,8 @@ def test_same_arguments_same_bytes_and_a_cached_rerun(corpus, tmp_path):
 
 
 def test_seamcut_reads_every_file(corpus, catalog, texts):
-    from seamcut.catalog import load_catalog
-    from seamcut.corpus import read_corpus
+    from seamcut.pipeline.catalog import load_catalog
+    from seamcut.pipeline.corpus import read_corpus
 
     read = read_corpus([corpus], catalog=load_catalog(corpus / "catalog.csv"), workers=2, cache=False,
                        progress=False)

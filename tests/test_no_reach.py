@@ -14,8 +14,8 @@ from typing import Iterator
 import pytest
 
 import seamcut
-from seamcut.catalog import load_catalog
-from seamcut.corpus import ReadJob, ReadOptions, _cache_key, file_hash, read_file
+from seamcut.pipeline.catalog import load_catalog
+from seamcut.pipeline.corpus import ReadJob, ReadOptions, _cache_key, file_hash, read_file
 
 SECRET = "LEAKED-FROM-THE-SERVER"
 ROOT = Path(__file__).resolve().parents[1]

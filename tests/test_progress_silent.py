@@ -20,11 +20,11 @@ import time
 
 import numpy as np
 
-import seamcut.build as build_module
+import seamcut.pipeline.local as local_engine
 import seamcut.processes as processes
 import seamcut.progress as progress
-from seamcut.build import cut_file as _real_cut_file
-from seamcut.corpus import Limits
+from seamcut.pipeline.stages import cut_file as _real_cut_file
+from seamcut.pipeline.corpus import Limits
 from seamcut.embed import Embedder
 from seamcut.evaluate.questions import Question
 from seamcut.evaluate.space import parse_space
@@ -84,11 +84,11 @@ def test_a_long_build_under_a_one_chunking_round_keeps_printing_while_workers_ar
     monkeypatch.setattr(sys, "stderr", log)
     monkeypatch.setattr(progress, "EVERY", 0.02)
     monkeypatch.setattr(processes, "TASKS_PER_WORKER", 2)
-    monkeypatch.setattr(build_module, "cut_file", cut_and_tell)  # what cutting_pool's workers run
+    monkeypatch.setattr(local_engine, "cut_file", cut_and_tell)  # what cutting_pool's workers run
 
     round_line, build_line = "round 1: 1 candidates", "indexing recursive"
     seen: list[tuple[int | None, bool]] = []  # per file handed back: its worker, and whether lines came
-    account = build_module._account_read
+    account = local_engine.account_read
 
     def paced(report, got):
         """Each file handed back waits for two more lines of each bar than the file before it saw."""
@@ -106,7 +106,7 @@ def test_a_long_build_under_a_one_chunking_round_keeps_printing_while_workers_ar
             seen.append((getattr(got, "worker_pid", None), False))
         account(report, got)
     paced.counts = (0, 0)
-    monkeypatch.setattr(build_module, "_account_read", paced)
+    monkeypatch.setattr(local_engine, "account_read", paced)
 
     space = parse_space({"modes": ["vector"], "strategies": {"recursive": {"size": [64], "overlap": 0}}})
     result = tune([docs], questions, embedder=_Hashed(), workdir=tmp_path / "work", space=space,

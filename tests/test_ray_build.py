@@ -1,4 +1,4 @@
-"""The Ray engine (``seamcut.ray_build``) on a local 2-CPU Ray runtime: the rows of the local
+"""The Ray engine (``seamcut.pipeline.ray_engine``) on a local 2-CPU Ray runtime: the rows of the local
 engine (the default model and its torch twin), bad files named with the rest indexed, a file over
 the timeout or the memory cap stopped and named, a run killed with its runtime resumed to the
 rows of an uninterrupted one, unchanged files skipped on a rerun, GPUs asked for as the flags
@@ -18,10 +18,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from seamcut.build import build_index, saved_report
 from seamcut.cli.options import EngineFlags, EngineName
-from seamcut.corpus import Limits
 from seamcut.index import Index
+from seamcut.pipeline.corpus import Limits
+from seamcut.pipeline.engine import engine_from
+from seamcut.pipeline.local import LocalEngine
+from seamcut.pipeline.options import BuildOptions
+from seamcut.pipeline.report import saved_report
+from seamcut.pipeline.run import build_index
 from tests.robustness.badfiles import pdf_file, stream
 from tests.test_build import INDEX, _docs, _index, _rows
 
@@ -42,8 +46,8 @@ def runtime(tmp_path_factory):
 
 def _build(folder: Path, paths: list[Path], engine: str, cache: Path, model: str = "default", **kw):
     index = Index(folder, strategy="recursive", options={"size": 128, "overlap": 0}, model=model)
-    report = build_index(index, paths, "recursive", {"size": 128, "overlap": 0}, cache=cache,
-                         engine=engine, progress=False, **kw)
+    report = build_index(index, paths, "recursive", {"size": 128, "overlap": 0},
+                         BuildOptions(cache=cache, progress=False, **kw), engine=engine_from(engine))
     return index, report
 
 
@@ -194,7 +198,7 @@ def test_a_gpu_on_ray_is_asked_for_as_the_flags_say():
     assert ray.engine_spec("cpu").gpus == 0.0
     assert EngineFlags(engine=EngineName.ray, ray_gpus=0.5).engine_spec("cuda").gpus == 0.5
     assert EngineFlags(engine=EngineName.ray, address="auto").engine_spec().address == "auto"
-    assert EngineFlags().engine_spec("cuda").gpus == 0.0  # the local engine loads it in this process
+    assert EngineFlags().engine_spec("cuda") == LocalEngine()  # the local engine loads it in this process
     assert EngineFlags(engine=EngineName.ray, ray_gpus=1).engine_spec("cpu", "e5-torch").gpus == 1.0
     with pytest.raises(ValueError, match="need --engine ray"):
         EngineFlags(ray_gpus=1).engine_spec("cuda")
@@ -229,8 +233,8 @@ def test_a_bad_file_is_named_the_rest_indexed_and_a_rerun_skips_them(runtime, tm
     # the rerun reads nothing again: the good files are unchanged (by content hash)
     (docs / "new.txt").write_text("# New\n\nA file added since, read by the rerun.\n", encoding="utf-8")
     again = Index(folder)
-    report2 = build_index(again, [docs], "recursive", {"size": 128, "overlap": 0}, cache=tmp_path / "parsed",
-                          engine="ray", progress=False)
+    report2 = build_index(again, [docs], "recursive", {"size": 128, "overlap": 0},
+                          BuildOptions(cache=tmp_path / "parsed", progress=False), engine=engine_from("ray"))
     assert sorted(report2.unchanged) == sorted(report.added)
     assert report2.added == [str(docs / "new.txt")]
     assert {Path(f.path).name for f in report2.failures} == {"broken.pdf", "empty.txt"}
@@ -265,7 +269,7 @@ def test_a_local_runtime_removes_its_folder_when_it_stops():
 
     tmp = tempfile.mkdtemp(prefix="t", dir="/tmp")  # short: Ray's socket paths are limited
     script = ("import glob, os, tempfile\n"
-              "from seamcut.ray_build import ray_runtime\n"
+              "from seamcut.pipeline.ray_engine import ray_runtime\n"
               "with ray_runtime() as ray:\n"
               "    print(len(glob.glob(os.path.join(tempfile.gettempdir(), 'seamcut-ray-*-*', 'session_2*'))))\n")
     try:

@@ -32,7 +32,7 @@ from pathlib import Path
 import pytest
 
 import seamcut
-from seamcut.corpus import read_corpus
+from seamcut.pipeline.corpus import read_corpus
 from seamcut.strategies.spec import parse_spec
 
 from .conftest import DATA, minilm_tokenizer_path

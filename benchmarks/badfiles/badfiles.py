@@ -62,7 +62,7 @@ def read_alone(path: Path, cap_mb: int, timeout: float) -> dict:
 
 def read_batch(folder: Path, cap_mb: int, timeout: float) -> dict:
     """Every file in one ``read_corpus`` batch (two workers): documents, failures, seconds."""
-    from seamcut.corpus import Limits, read_corpus
+    from seamcut.pipeline.corpus import Limits, read_corpus
 
     t0 = time.perf_counter()
     corpus = read_corpus([folder], limits=Limits(workers=2, timeout=timeout, memory_mb=cap_mb), cache=False,

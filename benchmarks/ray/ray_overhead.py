@@ -1,4 +1,4 @@
-"""The Ray engine's overhead: ``build_index`` with ``engine="ray"`` against ``engine="local"`` on
+"""The Ray engine's overhead: ``build_index`` on ``RayEngine()`` against ``LocalEngine()`` on
 the same files, wall time and per-stage throughput.
 
     OMP_NUM_THREADS=1 .venv/bin/python benchmarks/ray/ray_overhead.py [--slice 100] [--sets helpline,slice]
@@ -39,11 +39,14 @@ OPTIONS = {"size": 300, "overlap": 50}  # recursive, the strategy's defaults
 
 def one(engine: str, files: list[str], work: Path) -> dict:
     """One build in this process: its wall time in seconds and its report."""
-    from seamcut.build import build_index
     from seamcut.index import Index
+    from seamcut.pipeline.engine import engine_from
+    from seamcut.pipeline.options import BuildOptions
+    from seamcut.pipeline.run import build_index
     index = Index(work / "index", strategy="recursive", options=OPTIONS, model="default")
     t0 = time.perf_counter()
-    report = build_index(index, files, "recursive", OPTIONS, cache=work / "parsed", engine=engine, progress=False)
+    report = build_index(index, files, "recursive", OPTIONS, BuildOptions(cache=work / "parsed", progress=False),
+                         engine=engine_from(engine))
     wall = time.perf_counter() - t0
     return {"engine": engine, "wall_s": wall, "report": report.to_dict()}
 

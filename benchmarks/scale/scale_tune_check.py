@@ -29,7 +29,7 @@ sys.path[:0] = [str(HERE.parent / "common"), str(ROOT / "src")]
 
 import record  # noqa: E402
 
-from seamcut.build import BuildReport  # noqa: E402
+from seamcut.pipeline.report import BuildReport  # noqa: E402
 from seamcut.evaluate.budget import Ranked  # noqa: E402
 from seamcut.evaluate.compare import judge  # noqa: E402
 from seamcut.evaluate.questions import load_questions  # noqa: E402

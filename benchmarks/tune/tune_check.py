@@ -45,8 +45,8 @@ sys.path.insert(0, str(HERE.parent / "common"))
 
 import record  # noqa: E402
 import seamcut  # noqa: E402
-from seamcut.build import BuildReport  # noqa: E402
-from seamcut.catalog import load_catalog  # noqa: E402
+from seamcut.pipeline.report import BuildReport  # noqa: E402
+from seamcut.pipeline.catalog import load_catalog  # noqa: E402
 from seamcut.embed import CachedEmbedder, EmbeddingCache, load_embedder  # noqa: E402
 from seamcut.evaluate import load_questions  # noqa: E402
 from seamcut.evaluate.compare import judge  # noqa: E402

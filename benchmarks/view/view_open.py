@@ -63,7 +63,7 @@ def big_pdf(pages: int, folder: Path) -> Path:
 
 
 def build(pdf: Path, out: Path) -> tuple[str, dict[str, float]]:
-    from seamcut.corpus import read_corpus
+    from seamcut.pipeline.corpus import read_corpus
     from seamcut.report.view import build_view, cut_all, strategies_of
     times = {}
     t = time.perf_counter()

@@ -11,13 +11,14 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence, Union
 from .model import Document
 
 if TYPE_CHECKING:
-    from .catalog import Catalog
-    from .corpus import Corpus, Limits, ReadOptions
     from .diagnose import Inspection
     from .embed import Embedder
     from .evaluate import CompareResult, Question
     from .evaluate.space import Space
     from .evaluate.tune_result import TuneResult
+    from .pipeline.catalog import Catalog
+    from .pipeline.corpus import Corpus, Limits, ReadOptions
+    from .pipeline.engine import Engine
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -29,7 +30,7 @@ def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Cor
             overlap: int | None = None, unit: str = "tokens", workdir: PathLike | None = None,
             progress: bool = True, read_options: "ReadOptions | None" = None,
             catalog: "Catalog | None" = None, limits: "Limits | None" = None,
-            budgets: Sequence[int] | None = None, engine: str = "local",
+            budgets: Sequence[int] | None = None, engine: "str | Engine" = "local",
             address: str | None = None, gpus: float = 0, named_source: bool = False) -> "CompareResult":
     """Run chunking strategies on the same documents and questions and judge them: hits at ``k``,
     MRR, chunk counts and sizes, build time and its stages, tokens per question, span scores
@@ -39,9 +40,9 @@ def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Cor
 
     ``documents``: files or folders, indexed as ``seamcut index`` does (read and cut in worker
     processes, parsed once for all strategies and cached; ``read_options``, ``catalog`` and
-    ``limits`` as ``seamcut.build.build_index`` takes them; the files that fail are listed in
-    the result's ``failures``); or ``Document``s or a ``seamcut.corpus.Corpus``, cut in this
-    process. ``questions``: a test set file (YAML, JSONL or CSV) or ``Question``s.
+    ``limits`` as ``seamcut.pipeline.run.build_index`` takes them; the files that fail are listed
+    in the result's ``failures``); or ``Document``s or a ``seamcut.pipeline.corpus.Corpus``, cut
+    in this process. ``questions``: a test set file (YAML, JSONL or CSV) or ``Question``s.
     ``strategies``: names or variants (``"parent-child:parents=blocks"``); None: every
     strategy. ``size`` and ``overlap`` (in ``unit``: ``tokens`` of the model, ``words`` or
     ``chars``) apply to every strategy; None: each strategy's default. ``model``: ``default``
@@ -55,18 +56,20 @@ def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Cor
     256, 512, 1024, 2048 and the median of the strategies' tokens per question at ``k``, "best"
     at the median. ``engine``: where files are indexed, ``local`` (this machine's worker
     processes) or ``ray`` (Ray Data: the cluster at ``address``, else a local runtime, ``gpus``
-    per embedding actor; needs ``pip install 'seamcut[ray]'``). ``named_source``: a question that
-    names its ``source`` is answered only by a chunk of that document (``Question.source_only``;
-    the guide's hit@k counts the answer text in any document).
+    per embedding actor; needs ``pip install 'seamcut[ray]'``), or an engine object
+    (``seamcut.pipeline.LocalEngine``, ``RayEngine``; ``address`` and ``gpus`` then unused).
+    ``named_source``: a question that names its ``source`` is answered only by a chunk of that
+    document (``Question.source_only``; the guide's hit@k counts the answer text in any document).
 
     Raises ``ValueError`` for an unknown strategy or option, a malformed test set, a budget that
     is not a positive number of tokens, no document read, or a question naming a file that is
     not among the documents.
     """
-    from .corpus import Corpus, Limits, ReadOptions
     from .embed import load_embedder
     from .evaluate import check_sources
     from .evaluate import compare as judge
+    from .pipeline.corpus import Corpus, Limits, ReadOptions
+    from .pipeline.engine import engine_from
     from .strategies import REGISTRY
     from .strategies.spec import parse_spec
 
@@ -88,11 +91,8 @@ def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Cor
     opts: dict[str, Any] = {key: v for key, v in (("size", size), ("overlap", overlap)) if v is not None}
     if unit != "tokens":
         opts["unit"] = unit
-    from .build import Engine
-    run_on = Engine(engine, address, gpus)
-    if engine == "ray":
-        from .ray_build import require_ray
-        require_ray()  # before any work: one line saying how to install it
+    run_on = engine_from(engine, address, gpus) if isinstance(engine, str) else engine
+    run_on.check()  # before any work: Ray missing is one line saying how to install it
     emb = embedder or load_embedder(None if model == "default" else model, cache=True)
     with tempfile.TemporaryDirectory(prefix="seamcut-compare-") as scratch:
         result = judge(items, asked, strategies=names, k=k, mode=mode, embedder=emb,
@@ -129,10 +129,10 @@ def tune(documents: "PathLike | Sequence[PathLike]", questions: "PathLike | Sequ
     strategy's defaults; empty: none, and none of their cost). Raises ``ValueError`` as
     ``compare`` does, and for a bad space file or spec.
     """
-    from .corpus import Limits, ReadOptions
     from .embed import load_embedder
     from .evaluate import check_sources
     from .evaluate.space import load_space
+    from .pipeline.corpus import Limits, ReadOptions
     from .evaluate.tune import tune as search
 
     chosen = load_space(space) if isinstance(space, (str, os.PathLike)) else space

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from seamcut.corpus import read_corpus
+from seamcut.pipeline.corpus import read_corpus
 from seamcut.embed import load_embedder
 from seamcut.evaluate import check_sources, compare, load_questions
 from seamcut.evaluate.merge import merge_runs

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from seamcut.corpus import Limits
+from seamcut.pipeline.corpus import Limits
 from seamcut.embed import load_embedder
 from seamcut.evaluate.questions import Question
 from seamcut.evaluate.space import parse_space
@@ -263,7 +263,7 @@ def test_the_cut_keeps_whole_chunkings_every_mode_of_the_best_third(monkeypatch,
     best mode) with every mode: of four, the best two, size 128 and 256, with their text modes
     (free beside the builds) though 512 @vector beats 256 @text (a cut by candidate kept three
     candidates of three chunkings); 512 goes by its place, fixed by a paired test."""
-    from seamcut.corpus import ReadOptions
+    from seamcut.pipeline.corpus import ReadOptions
     from seamcut.evaluate import tune_rounds
     from seamcut.evaluate.space import Candidate
     from seamcut.evaluate.tune_judged import _Judged
@@ -302,7 +302,7 @@ def test_the_cut_keeps_whole_chunkings_every_mode_of_the_best_third(monkeypatch,
 def test_chunkings_judged_on_different_files_are_said_to_be(tmp_path):
     """A file read for one chunking and failed for another (a memory cap under load, say) leaves
     their scores over different documents: the round says so, naming the files, not silently."""
-    from seamcut.corpus import ReadOptions
+    from seamcut.pipeline.corpus import ReadOptions
     from seamcut.evaluate import tune_rounds
     from seamcut.evaluate.space import Candidate
     from seamcut.evaluate.tune_judged import _Judged

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import yaml
 
-from seamcut.corpus import Limits
+from seamcut.pipeline.corpus import Limits
 from seamcut.embed import load_embedder
 from seamcut.evaluate.space import parse_space
 from seamcut.evaluate.tune import tune

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import seamcut
-from seamcut.catalog import load_catalog
+from seamcut.pipeline.catalog import load_catalog
 from seamcut.errors import InputError
 from seamcut.readers import read, sniff
 

@@ -544,7 +544,7 @@ def test_parse_cache_key_covers_every_file_of_the_pdf_package(monkeypatch):
     """A cached parse is keyed by a digest of the reader code: a change to any module of
     ``readers/pdf/`` must change it, or a stale parse would be served."""
     import seamcut.readers.pdf as package
-    from seamcut import corpus
+    from seamcut.pipeline import corpus
 
     read: list[Path] = []
     real = Path.read_bytes
@@ -554,6 +554,7 @@ def test_parse_cache_key_covers_every_file_of_the_pdf_package(monkeypatch):
         return real(self)
 
     monkeypatch.setattr(Path, "read_bytes", logged)
+    corpus._reader_version.cache_clear()  # computed once per process: an earlier test may have
     corpus._reader_version()
     modules = sorted(Path(package.__file__).resolve().parent.glob("*.py"))
     assert len(modules) > 10

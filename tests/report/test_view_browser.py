@@ -22,7 +22,7 @@ pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
 
 @pytest.fixture(scope="module")
 def view(tmp_path_factory):
-    from seamcut.corpus import read_corpus
+    from seamcut.pipeline.corpus import read_corpus
     out = tmp_path_factory.mktemp("view")
     corpus = read_corpus([HELPLINE], progress=False)
     assert not corpus.failures

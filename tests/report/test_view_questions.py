@@ -14,8 +14,8 @@ import pytest
 import yaml
 
 from seamcut.api import chunk
-from seamcut.build import model_sized
-from seamcut.corpus import read_corpus
+from seamcut.pipeline.jobs import model_sized
+from seamcut.pipeline.corpus import read_corpus
 from seamcut.evaluate.questions import normalise
 from seamcut.model import Chunk, Document
 from seamcut.report.view.answers import Normalised, find_places

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from seamcut.corpus import Limits, read_corpus
+from seamcut.pipeline.corpus import Limits, read_corpus
 
 from .badfiles import KINDS, make_all, many_pages
 

@@ -63,8 +63,7 @@ def compare_command(
     result = checks.compare(paths, questions, strategies=names, k=k, mode=mode.value, model=model,
                             embedder=embedder, size=size, overlap=overlap, unit=unit.value, workdir=out,
                             read_options=reading.options(), catalog=reading.load_catalog(),
-                            limits=scale.limits(), engine=engine.name, address=engine.address,
-                            gpus=engine.gpus, named_source=named_source)
+                            limits=scale.limits(), engine=engine, named_source=named_source)
     if budgets:
         score_budgets(result, budgets)
     print_failures(result.failures, result.documents + len(result.failures))

@@ -38,7 +38,7 @@ def chunk_command(
         if name != "recursive":
             fail("--within-paragraph applies to the recursive strategy only")
         options["within_paragraph"] = True
-    from ..corpus import read_corpus
+    from ..pipeline.corpus import read_corpus
     corpus = read_corpus(paths, options=reading.options(), catalog=reading.load_catalog())
     stats: list[tuple[str, list[int]]] = []
     notes: list[str] = []

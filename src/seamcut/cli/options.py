@@ -15,10 +15,10 @@ from ..processes import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S
 from ..strategies import REGISTRY
 
 if TYPE_CHECKING:
-    from ..catalog import Catalog
-    from ..build import Engine
-    from ..corpus import Limits, ReadOptions
     from ..model import Document
+    from ..pipeline.catalog import Catalog
+    from ..pipeline.corpus import Limits, ReadOptions
+    from ..pipeline.engine import Engine
 
 
 class Unit(str, Enum):
@@ -107,8 +107,8 @@ class ReadFlags:
     password: Password = None
 
     def options(self) -> "ReadOptions":
-        """The flags as ``seamcut.corpus.ReadOptions``; a bad --ocr is a usage error."""
-        from ..corpus import ReadOptions
+        """The flags as ``seamcut.pipeline.corpus.ReadOptions``; a bad --ocr is a usage error."""
+        from ..pipeline.corpus import ReadOptions
         if self.ocr not in ("auto", "always", "never"):
             raise typer.BadParameter("--ocr takes auto, always or never")
         return ReadOptions(ocr=self.ocr, password=self.password, encoding=self.encoding,
@@ -116,14 +116,14 @@ class ReadFlags:
 
     def load_catalog(self) -> Optional["Catalog"]:
         """The --catalog file read (None without one); a bad file raises ``InputError``."""
-        from ..catalog import load_catalog
+        from ..pipeline.catalog import load_catalog
         return load_catalog(self.catalog) if self.catalog is not None else None
 
     def read(self, path: Path, catalog: Optional["Catalog"]) -> "Document":
         """One file read with these flags, its ``catalog`` fields on it, in a worker process under
         the default time limit and memory cap (``corpus.Limits``): a file that hangs or blows up
         is an ``InputError`` naming the limit it crossed, not a hung or dead command."""
-        from ..corpus import Limits, read_corpus
+        from ..pipeline.corpus import Limits, read_corpus
         from ..errors import InputError
         if path.is_dir():
             raise InputError(path, "is a directory; give one file")
@@ -174,8 +174,8 @@ class LimitFlags:
     memory_cap: MemoryCap = DEFAULT_MEMORY_MB
 
     def limits(self) -> "Limits":
-        """The flags as ``seamcut.corpus.Limits`` (0 for the timeout or the cap: none)."""
-        from ..corpus import Limits
+        """The flags as ``seamcut.pipeline.corpus.Limits`` (0 for the timeout or the cap: none)."""
+        from ..pipeline.corpus import Limits
         return Limits(self.workers, self.timeout or None, self.memory_cap or None)
 
 
@@ -202,19 +202,19 @@ class EngineFlags:
     ray_gpus: RayGpus = 0.0
 
     def engine_spec(self, device: str = "cpu", model: str = "default") -> "Engine":
-        """The flags as ``seamcut.build.Engine``; a flag that needs ``--engine ray`` without it is
-        an error, not ignored. On Ray, ``--device cuda`` gives each embedding actor one GPU unless
-        ``--ray-gpus`` says how much; GPUs for a ``model`` that does not run on one are refused
-        here, before any index is opened."""
-        from ..build import Engine
+        """The flags as an engine (``seamcut.pipeline.engine.engine_from``); a flag that needs
+        ``--engine ray`` without it is an error, not ignored. On Ray, ``--device cuda`` gives each
+        embedding actor one GPU unless ``--ray-gpus`` says how much; GPUs for a ``model`` that
+        does not run on one are refused here, before any index is opened."""
         from ..embed import model_on
+        from ..pipeline.engine import engine_from
         if self.engine is not EngineName.ray and (self.address or self.ray_gpus):
             raise ValueError("--address and --ray-gpus need --engine ray")
         gpus = self.ray_gpus or (1.0 if self.engine is EngineName.ray and device != "cpu" else 0.0)
         if gpus:
-            from ..ray_build import check_gpu_model
+            from ..pipeline.ray_engine import check_gpu_model
             check_gpu_model(model_on(model, device), gpus)
-        return Engine(self.engine.value, self.address, gpus)
+        return engine_from(self.engine.value, self.address, gpus)
 
 
 OPTION_OBJECTS = (ReadFlags, StrategyFlags, LimitFlags, EngineFlags)

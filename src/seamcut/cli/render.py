@@ -11,7 +11,7 @@ from rich.markup import escape
 from rich.table import Table
 
 if TYPE_CHECKING:
-    from ..build import BuildReport
+    from ..pipeline.report import BuildReport
     from ..evaluate import CompareResult, Comparison
     from ..index import Hit
     from ..model import Document

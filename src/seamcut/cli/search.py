@@ -37,21 +37,21 @@ def index_command(
     Files are read and cut in worker processes, embedded and written in batches as they come;
     a stopped run (even killed) resumes where it was when run again. One run updates an index
     at a time: another one waits for it (--wait to give up)."""
-    from ..build import build_index, model_sized
     from ..index import Index, remove_index
+    from ..pipeline.jobs import model_sized
+    from ..pipeline.options import BuildOptions
+    from ..pipeline.run import build_index
     name, opts = cutting.resolve()
     opts = model_sized(opts, model)
     engine = run_on.engine_spec(device, model)
-    if engine.name == "ray":
-        from ..ray_build import require_ray
-        require_ray()  # before the index is opened: one line saying how to install it
+    engine.check()  # before the index is opened: Ray missing is one line saying how to install it
     if rebuild:
         remove_index(db, wait)
     model, embedder = model_on_device(model, device, db / "embeddings", engine.name)
     index = Index(db, strategy=name, options=opts, model=model, embedder=embedder, wait=wait)
-    report = build_index(index, paths, name, opts, read_options=reading.options(),
-                         catalog=reading.load_catalog(), limits=scale.limits(), batch_texts=batch,
-                         engine=engine.name, address=engine.address, gpus=engine.gpus)
+    how = BuildOptions(read_options=reading.options(), catalog=reading.load_catalog(), limits=scale.limits(),
+                       batch_texts=batch)
+    report = build_index(index, paths, name, opts, how, engine=engine)
     print_build(report, db, index.count())
     print_warnings([*report.warnings, *report.held])
     if stats is not None:

@@ -38,8 +38,8 @@ def view_command(
     """Write pages that show each document's text with every chunk drawn where it is (tokens,
     labels, overlap, inspect's findings), and for PDFs the page images with element and chunk
     boxes: click a chunk to see its boxes, a box to see its chunk. Open OUT/index.html."""
-    from ..build import model_sized
-    from ..corpus import read_corpus
+    from ..pipeline.corpus import read_corpus
+    from ..pipeline.jobs import model_sized
     from ..embed import load_embedder
     from ..strategies.spec import StrategySpec
     from ..report.view import build_view, cut_all, strategies_of, strategies_of_run
@@ -88,17 +88,17 @@ def _serve(out: Path, paths: list[Path], specs: list[StrategySpec], model: str, 
            reading: ReadFlags, port: int) -> None:
     """Each strategy indexed under OUT/index/SLUG as compare indexes it (reused when the files
     are unchanged), then OUT served with the search page."""
-    from ..build import cutting_pool
-    from ..corpus import Limits
     from ..evaluate.compare import Digests, index_files
+    from ..pipeline.corpus import Limits
+    from ..pipeline.local import LocalEngine
     from ..readers import expand
     from ..report.view.serve import serve
     files = [str(f) for f in expand(list(paths))]
     digests, limits, catalog = Digests(files), Limits(), reading.load_catalog()
     indexes = {}
-    with cutting_pool(limits, len(files)) as pool:
+    with LocalEngine().series(limits, len(files)) as engine:
         for s in specs:
             index, _, _ = index_files(out / "index" / s.slug, s, s.options, files, embedder, model,
-                                      reading.options(), catalog, limits, True, digests, pool)
+                                      reading.options(), catalog, limits, True, digests, engine)
             indexes[s.label] = index
     serve(out, indexes, port)

@@ -168,7 +168,7 @@ class Embedder(ABC):
 class PooledEmbedder(Embedder):
     """An embedder whose large calls are spread over worker processes, each with its own model on
     one thread (threads of one process waited on each other on a shared machine; processes did
-    not, benchmarks/README-embed.md). A call of more than ``parallel_min`` texts goes to
+    not, benchmarks/embed/README.md). A call of more than ``parallel_min`` texts goes to
     ``workers`` processes (default: the usable CPUs) in batches of ``batch_size`` texts, the texts
     sorted by length first, so each batch holds texts of about one length (an engine that pads a
     batch to its longest text pads little); a smaller call runs in this process. ``progress``

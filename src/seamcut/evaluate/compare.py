@@ -9,7 +9,7 @@ cut at a few token budgets). The best strategy, best at the budget named (defaul
 of the strategies' tokens per question at k), is then tested against each other one on the same
 questions, at that budget, at k and at 1.
 
-Files are indexed by ``seamcut.build.build_index``, as ``seamcut index`` does: read and cut in
+Files are indexed by ``seamcut.pipeline.run.build_index``, as ``seamcut index`` does: read and cut in
 worker processes, embedded and written in batches. What does not depend on the strategy is done
 once: a file is parsed once (the parse cache), a text is embedded once (one embedder and one
 embedding cache for every strategy), and an index already built with the same options from the
@@ -30,14 +30,19 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from ..api import chunk as chunk_document
-from ..build import (BuildReport, Engine, Stage, WorkerEmbedder, build_index, cutting_pool,
-                     embedded_while_cutting, model_sized, saved_report)
-from ..catalog import Catalog
-from ..corpus import Limits, ReadOptions, file_hash
 from ..embed import CachedEmbedder, Embedder
 from ..index import Hit, Index, IndexConfigError, remove_index
 from ..model import Chunk, Document
-from ..processes import IsolatedPool
+from ..pipeline.catalog import Catalog
+from ..pipeline.corpus import Limits, ReadOptions, file_hash
+from ..pipeline.engine import Engine
+from ..pipeline.jobs import model_sized
+from ..pipeline.local import LocalEngine
+from ..pipeline.options import BuildOptions
+from ..pipeline.report import BuildReport, Stage, saved_report
+from ..pipeline.run import build_index
+from ..pipeline.stages import embedded_while_cutting
+from ..pipeline.worker_embedder import WorkerEmbedder
 from ..progress import Steps
 from ..readers import expand
 from ..strategies import REGISTRY
@@ -116,8 +121,8 @@ class StrategyResult:
     Seconds are this run's (an index reused unchanged costs nothing): ``chunk_seconds`` the CPU
     seconds cutting took, ``embed_seconds`` the wall-clock seconds of embedding its chunks (cache
     hits are nearly free), ``index_seconds`` those of writing them and their text index.
-    ``build``: how its index was built in this run (``seamcut.build.BuildReport``; documents cut
-    in this process have the stages ``cut``, ``embed`` and ``write`` only, each one's CPU seconds
+    ``build``: how its index was built in this run (``seamcut.pipeline.report.BuildReport``;
+    documents cut in this process have the stages ``cut``, ``embed`` and ``write`` only, each one's CPU seconds
     taken as its wall-clock seconds); ``rebuilt``: why an index an earlier run left was not
     reused (None: it was, or there was none); ``built``: the report of the index's last build,
     this run's or, for an index reused, an earlier run's (with the work of every run a stopped
@@ -285,7 +290,7 @@ def compare(documents: Sequence[Document] | Sequence[str | Path], questions: Seq
             hashes: Mapping[str, str] | None = None, progress: bool = True,
             read_options: ReadOptions = ReadOptions(), catalog: Catalog | None = None,
             limits: Limits = Limits(), budgets: Sequence[int] | None = None,
-            engine: Engine = Engine()) -> CompareResult:
+            engine: Engine = LocalEngine()) -> CompareResult:
     """Index ``documents`` with each strategy under ``workdir/index/NAME``, search every question
     (top ``k``, ``mode``) and score. A strategy is a name or a spec with options,
     ``parent-child:parents=blocks:size=48`` (``seamcut.strategies.spec``), so variants of one
@@ -298,7 +303,8 @@ def compare(documents: Sequence[Document] | Sequence[str | Path], questions: Seq
     it was built with the same options, model, reading inputs and seamcut code from files all
     still named (files added since are read, changed ones replaced). ``Document``s are cut in
     this process into fresh indexes (``hashes``: their files' hashes by source). ``engine``:
-    where files are indexed (``seamcut.build.Engine``: here, or on Ray, one runtime for all).
+    where files are indexed (``seamcut.pipeline.engine.Engine``: here, or on Ray; its reading
+    workers or its runtime started once for all).
 
     ``embedder`` embeds chunks and queries for every strategy: give it a cache
     (``load_embedder(..., cache=True)``) so no text is embedded twice, across strategies and
@@ -331,11 +337,9 @@ def compare(documents: Sequence[Document] | Sequence[str | Path], questions: Seq
     count = len(in_memory)
     digests = Digests(paths)
     answerable = [q for q in questions if q.answerable]
-    local = engine.name == "local" and paths
     missing: dict[str, list[str]] = {}
-    with (cutting_pool(limits, len(paths)) if local else nullcontext()) as pool, \
-            (engine.runtime() if paths else nullcontext()):
-        # one start of the reading workers (or of Ray) for all
+    # one start of the reading workers (or of Ray) for all
+    with engine.series(limits, len(paths)) if paths else nullcontext(engine) as run_on:
         for spec, opts in settings:
             folder = work / "index" / spec.slug
             if in_memory:
@@ -343,7 +347,7 @@ def compare(documents: Sequence[Document] | Sequence[str | Path], questions: Seq
                 rebuilt = None
             else:
                 index, report, rebuilt = index_files(folder, spec, opts, paths, embedder, model, read_options,
-                                                     catalog, limits, progress, digests, pool, engine)
+                                                     catalog, limits, progress, digests, run_on)
                 for f in map(str, report.failures):  # reading failures repeat; a cutting one may not
                     if f not in failures:
                         failures.append(f if not results else f"{f} ({spec.label})")
@@ -447,12 +451,12 @@ def _cut_here(folder: Path, spec: StrategySpec, opts: Mapping[str, Any], documen
 def index_files(folder: Path, spec: StrategySpec, opts: Mapping[str, Any], paths: Sequence[str],
            embedder: Embedder, model: str, read_options: ReadOptions, catalog: Catalog | None,
            limits: Limits, progress: bool, digests: "Digests",
-           pool: IsolatedPool | None = None, engine: Engine = Engine()) -> tuple[Index, BuildReport, str | None]:
+           engine: Engine = LocalEngine()) -> tuple[Index, BuildReport, str | None]:
     """Files (``paths``, folders expanded) indexed at ``folder`` by ``build_index``, the index
     there reused where it can be; the index, the build's report, and why an index found there
     was rebuilt (None: it was not). An index that holds every file as it is now is not built
-    at all (no worker started). ``pool``: reading workers kept open across several calls
-    (``seamcut.build.cutting_pool``)."""
+    at all (no worker started). ``engine``: where it is built (one of a ``series``: reading
+    workers or a Ray runtime kept open across several calls)."""
     t0 = time.perf_counter()
     opts = model_sized(opts, model)
     plain = plain_options(opts)
@@ -465,9 +469,9 @@ def index_files(folder: Path, spec: StrategySpec, opts: Mapping[str, Any], paths
     if spec.name == "semantic" and "embedder" not in cut_opts:
         cache = embedder.cache.folder if isinstance(embedder, CachedEmbedder) else None
         cut_opts["embedder"] = WorkerEmbedder(model, embedder.name, None if cache is None else str(cache))
-    report = build_index(index, paths, spec.name, cut_opts, read_options=read_options, catalog=catalog,
-                         limits=limits, progress=progress, label=f"indexing {spec.label}", pool=pool,
-                         engine=engine.name, address=engine.address, gpus=engine.gpus)
+    how = BuildOptions(read_options=read_options, catalog=catalog, limits=limits, progress=progress,
+                       label=f"indexing {spec.label}")
+    report = build_index(index, paths, spec.name, cut_opts, how, engine=engine)
     return index, report, rebuilt
 
 

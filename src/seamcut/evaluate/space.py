@@ -61,10 +61,10 @@ class Space:
 
 
 def over_model(spec: StrategySpec, model: str) -> str | None:
-    """Why ``spec`` cannot be cut for the embedding ``model`` (``seamcut.build.model_sized``'s
+    """Why ``spec`` cannot be cut for the embedding ``model`` (``seamcut.pipeline.jobs.model_sized``'s
     spec: "default" or a folder): its chunk size in tokens over the model's maximum input, which
     every embedded chunk must fit; None where it fits. Parents, never embedded, are not bound."""
-    from ..build import model_sized
+    from ..pipeline.jobs import model_sized
     from ..tokens import load_sizer
     options = model_sized(spec.options, model)
     config = REGISTRY[spec.name][1](**options)

@@ -40,9 +40,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
-from ..build import cutting_pool
-from ..catalog import Catalog
-from ..corpus import Limits, ReadOptions
+from ..pipeline.catalog import Catalog
+from ..pipeline.corpus import Limits, ReadOptions
+from ..pipeline.local import LocalEngine
 from ..embed import Embedder
 from .budget import default_budget
 from .questions import Question
@@ -98,8 +98,9 @@ def tune(documents: Sequence[str | Path], questions: Sequence[Question], *, embe
     search.every = len(paths)
     before = search.embedded_tokens()
 
-    # the pool is started once for every build; the journal records each batch of vectors computed
-    with cutting_pool(limits, len(paths)) as search.pool, _recording(embedder, search.record):
+    # the reading workers are started once for every build; the journal records each batch of
+    # vectors computed
+    with LocalEngine().series(limits, len(paths)) as search.engine, _recording(embedder, search.record):
         budget = token_budget
         previous: list[_Judged] = []
         alive = candidates

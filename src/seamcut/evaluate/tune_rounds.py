@@ -10,11 +10,12 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
-from ..catalog import Catalog
-from ..corpus import Limits, ReadOptions
+from ..pipeline.catalog import Catalog
+from ..pipeline.corpus import Limits, ReadOptions
 from ..embed import Embedder
 from ..index import Index
-from ..processes import IsolatedPool
+from ..pipeline.engine import Engine
+from ..pipeline.local import LocalEngine
 from ..progress import Steps
 from ..strategies.spec import StrategySpec
 from .compare import (Digests, Outcome, StrategyResult, _code_version, _inputs, chunk_tokens, different_files,
@@ -44,7 +45,7 @@ class _Search:
         self.every = 0                            # how many files the corpus has
         self.rate: float | None = None            # seconds per candidate and question, last round
         self.judged: list[_Judged] = []           # every candidate judged, a log row each
-        self.pool: IsolatedPool | None = None      # the reading workers every build shares
+        self.engine: Engine = LocalEngine()       # where every build runs (its reading workers shared)
         self.cut_tokens = 0                       # model tokens strategies embedded while cutting
         self.chunking_tokens: dict[tuple[int, str], int] = {}  # (round, chunking) -> tokens its build embedded
         self.versus_tokens = 0                    # the final round's tokens for chunkings only the defaults brought
@@ -136,7 +137,7 @@ class _Search:
             partial.rename(folder)
         index, report, _ = index_files(folder, spec, spec.options, docs, self.embedder, self.model,
                                        self.read_options, self.catalog, self.limits, self.progress, digests,
-                                       self.pool)
+                                       self.engine)
         self.folders[spec.label] = folder
         self.cut_tokens += report.cut_tokens
         for f in map(str, report.failures):

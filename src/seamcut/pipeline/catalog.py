@@ -15,7 +15,7 @@ import csv
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError
+from ..errors import InputError
 
 
 class Catalog:

@@ -1,11 +1,12 @@
-"""The build's stages on Ray Data (``seamcut index --engine ray``): the same reading, cutting,
-embedding and writing as ``seamcut.build``, scheduled by Ray instead of this process's threads.
+"""The build on Ray Data (``RayEngine``, ``seamcut index --engine ray``): the same reading,
+cutting, embedding and writing as ``seamcut.pipeline.local``, scheduled by Ray instead of this
+process's threads.
 
     files --> [Ray tasks: read, cut] --> [Ray actors: embed] --> [this process: write] --> index
                CPU tasks; each file in a       the model loaded once     ``Index.write`` in
                one-worker ``IsolatedPool``     per actor (GPUs if asked)  batches, as locally
 
-* Reading and cutting: ``seamcut.build.cut_file`` in Ray CPU tasks. Each Ray worker process keeps
+* Reading and cutting: ``seamcut.pipeline.stages.cut_file`` in Ray CPU tasks. Each Ray worker process keeps
   one ``processes.IsolatedPool`` of one worker (started once per Ray worker, a fork server), so a
   file keeps its timeout and memory cap: one over either is killed and named in the report.
 * Embedding: an actor pool, the index's model loaded once per actor (``WorkerEmbedder``, the
@@ -22,21 +23,23 @@ import shutil
 import time
 import warnings
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Iterator, Sequence
+from typing import Any, ClassVar, Iterator, Sequence
 
 import numpy as np
 
-from .build import (STAGES, BuildReport, CutFile, CutJob, WorkerEmbedder, _account_read, _embed, _size, cut_file,
-                    finish_text_index, saved_report, wrap_up, written)
-from .catalog import Catalog
-from .corpus import Limits, ReadOptions, failed, read_jobs
-from .embed import TORCH_TWIN, spec_of
-from .index import Index
-from .index.folder import Cut
-from .processes import IsolatedPool, own_temp, usable_cpus
-from .progress import Throughput
+from ..embed import TORCH_TWIN, spec_of
+from ..index import Index
+from ..index.folder import Cut
+from ..processes import IsolatedPool, own_temp, usable_cpus
+from ..progress import Throughput
+from .corpus import Failure, Limits, failed, read_jobs
+from .jobs import CutFile, CutJob
+from .options import BuildOptions
+from .report import BuildReport
+from .stages import account_read, begin, cut_file, embed_batch, file_size, finish_text_index, wrap_up, written
+from .worker_embedder import WorkerEmbedder
 
 INSTALL = "pip install 'seamcut[ray]'"
 #: the local runtime's object store, in bytes (the machine is shared; blocks spill past it)
@@ -103,6 +106,32 @@ def _init(ray: Any, address: str | None, env: dict[str, Any], folder: str | None
                  _temp_dir=folder, runtime_env=env, logging_level=logging.WARNING, log_to_driver=False)
 
 
+@dataclass(frozen=True)
+class RayEngine:
+    """Builds on Ray Data: the cluster at ``address`` (None: a local runtime started for the
+    build, or for a ``series`` of them), ``gpus`` GPUs asked for per embedding actor (0: none)."""
+    address: str | None = None
+    gpus: float = 0
+    name: ClassVar[str] = "ray"
+
+    def check(self) -> None:
+        """``RayMissingError`` (one line saying how to install Ray) where Ray is missing: called
+        before any work, the index not yet locked."""
+        require_ray()
+
+    @contextmanager
+    def series(self, limits: Limits, files: int) -> Iterator["RayEngine"]:
+        """This engine with one Ray runtime for a series of builds (started once, as ``compare``
+        runs them); ``limits`` and ``files`` are each build's own on Ray."""
+        with ray_runtime(self.address):
+            yield self
+
+    def build(self, index: Index, paths: Sequence[str | Path], strategy: str, options: dict[str, Any],
+              how: BuildOptions) -> BuildReport:
+        """``build_index``'s work on Ray (the caller holds ``index``'s write lock)."""
+        return build_on_ray(index, paths, strategy, options, how, self.address, self.gpus)
+
+
 #: per Ray worker process: its reading pool, by (timeout, memory cap), started once
 _POOLS: dict[tuple[float | None, int | None], IsolatedPool] = {}
 
@@ -119,13 +148,13 @@ def _cut_task(batch: dict[str, np.ndarray], timeout: float | None, memory_mb: in
     out = []
     for job, got in pool.run(jobs):
         if not isinstance(got, CutFile):
-            got = CutFile(failed(job.read, got), size=_size(job.read.path))
+            got = CutFile(failed(job.read, got), size=file_size(job.read.path))
         out.append(got)
     return {"file": out, "embed_cpu": [0.0] * len(out), "embed_busy": [0.0] * len(out)}
 
 
 class _Embedding:
-    """What ``build._embed`` needs of an index: ``embed(cuts)``, here with an actor's model."""
+    """What ``embed_batch`` needs of an index: ``embed(cuts)``, here with an actor's model."""
 
     def __init__(self, embedder: Any) -> None:
         self.embedder = embedder
@@ -153,7 +182,7 @@ class _EmbedActor:
         todo = [f for f in files if f.read.document is not None and not f.read.unchanged]
         failures: dict[str, str] = {}
         t0, c0 = time.perf_counter(), time.process_time()
-        cuts = _embed(self.embedding, todo, lambda path, reason, _: failures.__setitem__(path, reason))  # type: ignore[arg-type]
+        cuts = embed_batch(self.embedding, todo, lambda path, reason, _: failures.__setitem__(path, reason))
         cpu, busy = time.process_time() - c0, time.perf_counter() - t0
         vectors = {id(f): c.vectors for c, f in cuts}
         for f in todo:
@@ -175,27 +204,21 @@ def check_gpu_model(spec: str, gpus: float) -> None:
                          f"or --model {TORCH_TWIN}), not model {spec!r}")
 
 
-def failed_reason(path: str, reason: str) -> Any:
-    from .corpus import Failure
+def failed_reason(path: str, reason: str) -> Failure:
+    """The failure of the file at ``path``, its reason naming it."""
     return Failure(path, reason if reason.startswith(path) else f"{path}: {reason}")
 
 
-def build_on_ray(index: Index, paths: Sequence[str | Path], strategy: str, options: dict[str, Any], *,
-                 read_options: ReadOptions = ReadOptions(), catalog: Catalog | None = None,
-                 limits: Limits = Limits(), cache: str | Path | bool | None = True, batch_texts: int = 512,
-                 progress: bool = True, terminal: bool | None = None, label: str = "indexing",
-                 address: str | None = None, gpus: float = 0) -> BuildReport:
+def build_on_ray(index: Index, paths: Sequence[str | Path], strategy: str, options: dict[str, Any],
+                 how: BuildOptions, address: str | None = None, gpus: float = 0) -> BuildReport:
     """``build_index``'s work on Ray Data (the caller holds ``index``'s write lock): the same
-    report, rows and resume. ``limits.workers``: reading tasks at once (default: the cluster's
-    CPUs); embedding actors: one per CPU (per GPU with ``gpus``); ``batch_texts``: the most
-    chunks per write."""
+    report, rows and resume. ``how.limits.workers``: reading tasks at once (default: the
+    cluster's CPUs); embedding actors: one per CPU (per GPU with ``gpus``, GPUs per actor);
+    ``how.batch_texts``: the most chunks per write."""
+    read_options, catalog, limits, cache = how.read_options, how.catalog, how.limits, how.cache
+    batch_texts, progress, terminal, label = how.batch_texts, how.progress, how.terminal, how.label
     t_start = time.perf_counter()
-    report = BuildReport(recovered=index.recovered)
-    earlier, finished = saved_report(index.path)
-    if finished:
-        earlier = None
-    for name in STAGES:
-        report.stage(name)
+    report, earlier = begin(index)
     known = index.known_hashes()
     jobs = [CutJob(j, strategy, options) for j in read_jobs(paths, read_options, catalog, cache, known)]
     cut_file(CutJob(None, strategy, options))  # wrong options fail here, once
@@ -210,7 +233,7 @@ def build_on_ray(index: Index, paths: Sequence[str | Path], strategy: str, optio
     except ValueError as exc:
         raise ValueError(f"{index.path}: {exc}") from None
     device = "cuda" if gpus > 0 else "cpu"  # Ray shows each actor only its own GPU
-    bar = Throughput(len(jobs), sum(_size(j.read.path) for j in jobs), label=label, show=progress,
+    bar = Throughput(len(jobs), sum(file_size(j.read.path) for j in jobs), label=label, show=progress,
                      terminal=terminal)
 
     def so_far() -> BuildReport:
@@ -250,7 +273,7 @@ def build_on_ray(index: Index, paths: Sequence[str | Path], strategy: str, optio
 
             for batch in ds.iter_batches(batch_size=None, batch_format="numpy"):
                 for got, cpu, busy in zip(batch["file"], batch["embed_cpu"], batch["embed_busy"]):
-                    _account_read(report, got)
+                    account_read(report, got)
                     path = got.read.path
                     if got.read.unchanged:
                         report.unchanged.append(path)
@@ -276,4 +299,4 @@ def build_on_ray(index: Index, paths: Sequence[str | Path], strategy: str, optio
     return wrap_up(index, so_far(), earlier, bar, progress)
 
 
-__all__ = ["build_on_ray", "check_gpu_model", "ray_runtime", "require_ray", "RayMissingError", "INSTALL"]
+__all__ = ["RayEngine", "build_on_ray", "check_gpu_model", "ray_runtime", "require_ray", "RayMissingError", "INSTALL"]

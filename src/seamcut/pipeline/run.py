@@ -1,0 +1,52 @@
+"""Build an index from a collection of any size: files read and cut in isolated worker processes,
+their chunks embedded and written in batches, the stages running at once, memory held flat.
+
+    read --> cut --> embed --> write      (``stages``; scheduled by an ``Engine``:
+                                            ``LocalEngine`` here, ``RayEngine`` on Ray Data)
+
+* Each batch is written with ``Index.write``: a run killed at any moment resumes where it was, with
+  the rows and ids an uninterrupted run ends with; a file already indexed with the same bytes is
+  not read again. A batch the disk has no room for is undone (``DiskFullError``).
+* One build per index folder at a time: the run holds the folder's write lock throughout
+  (``Index.writing``), and a second run waits for it or, past ``Index.wait``, says who holds it.
+* Progress: ``progress.Throughput`` (a bar on a terminal, a line every few seconds elsewhere); the
+  report holds a table per stage.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+from ..index import Index
+from ..index.disk import DiskFullError, is_disk_full
+from ..strategies import REGISTRY
+from .engine import Engine
+from .local import LocalEngine
+from .options import BuildOptions
+from .report import BuildReport
+
+
+def build_index(index: Index, paths: Sequence[str | Path], strategy: str, options: dict[str, Any],
+                how: BuildOptions = BuildOptions(), *, engine: Engine = LocalEngine()) -> BuildReport:
+    """Read, cut, embed and write every file named by ``paths`` into ``index``.
+
+    ``strategy``/``options``: how to cut (``seamcut.chunk``'s, the index's own); ``how``: how
+    the files are read, the batches' size and the progress shown; ``engine``: where the stages
+    run (``LocalEngine()``: this machine's processes, each build starting its reading workers;
+    ``LocalEngine(pool)``: those of a ``series``; ``RayEngine``: Ray Data). Files that fail are
+    in ``failures``, with the reason; the others are written whatever happens to those. Holds
+    the index's write lock throughout (waiting for another build as ``index.wait`` says); a
+    full disk raises ``DiskFullError``, with every batch before it kept.
+    """
+    if strategy not in REGISTRY:
+        raise ValueError(f"unknown strategy {strategy!r}; choose from {', '.join(REGISTRY)}")
+    engine.check()  # before the index is locked: Ray missing is one line saying how to install it
+    with index.writing():
+        try:
+            return engine.build(index, paths, strategy, options, how)
+        except DiskFullError:
+            raise
+        except Exception as exc:  # the embedding cache or the build report, in the index folder
+            if is_disk_full(exc):
+                raise index.disk_full(exc) from exc
+            raise
