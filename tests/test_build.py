@@ -18,8 +18,8 @@ import pytest
 from seamcut.pipeline.jobs import model_sized
 from seamcut.pipeline.report import saved_report
 from seamcut.pipeline.corpus import ReadJob, ReadOptions, read_file
-from seamcut.processes import IsolatedPool, Killed
-from seamcut.progress import Steps, Throughput
+from seamcut.runtime.processes import IsolatedPool, Killed
+from seamcut.runtime.progress import Steps, Throughput
 from tests.pool_jobs import job
 
 ROOT = Path(__file__).resolve().parents[1]

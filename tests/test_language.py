@@ -1,5 +1,5 @@
 """Language detection on what readers really produce."""
-from seamcut.language import detect
+from seamcut.text.language import detect
 
 
 def test_lone_surrogates_do_not_stop_detection():

@@ -21,8 +21,8 @@ import time
 import numpy as np
 
 import seamcut.pipeline.local as local_engine
-import seamcut.processes as processes
-import seamcut.progress as progress
+import seamcut.runtime.processes as processes
+import seamcut.runtime.progress as progress
 from seamcut.pipeline.stages import cut_file as _real_cut_file
 from seamcut.pipeline.corpus import Limits
 from seamcut.embed import Embedder

@@ -137,7 +137,7 @@ def worker(src: str) -> None:
     import pypdfium2 as pdfium
 
     import seamcut
-    from seamcut.language import detect
+    from seamcut.text.language import detect
     from seamcut.readers.ocr import TESSERACT_TO_ISO, _check_tesseract
     from seamcut.readers.pdf.scans import ocr_page
 

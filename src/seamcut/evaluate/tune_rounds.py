@@ -16,7 +16,7 @@ from ..embed import Embedder
 from ..index import Index
 from ..pipeline.engine import Engine
 from ..pipeline.local import LocalEngine
-from ..progress import Steps
+from ..runtime.progress import Steps
 from ..strategies.spec import StrategySpec
 from .compare import (Digests, Outcome, StrategyResult, _code_version, _inputs, chunk_tokens, different_files,
                       index_files, judge, missing_files, plain_options)

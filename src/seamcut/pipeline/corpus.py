@@ -18,13 +18,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from ..cache import default_cache_dir
+from ..runtime.cache import default_cache_dir
 from .. import document_json
 from .catalog import Catalog
 from ..errors import InputError
 from ..model import Document
-from ..processes import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, IsolatedPool, Killed, usable_cpus
-from ..progress import Steps
+from ..runtime.processes import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, IsolatedPool, Killed, usable_cpus
+from ..runtime.progress import Steps
 from ..readers import expand, read
 
 log = logging.getLogger(__name__)
@@ -73,15 +73,14 @@ def file_hash(path: str | Path) -> str:
 
 @lru_cache(maxsize=1)
 def _reader_version() -> str:
-    """A digest of the code that turns files into documents, so a cached parse made by other
-    reader code is never reused (the same files as before this module moved into ``pipeline``,
-    so cache keys did not change)."""
+    """A digest of the code that turns files into documents (readers/, text/ with the language
+    labels, model.py, outline.py), so a cached parse made by other reader code is never reused."""
     root = Path(__file__).parent.parent  # the seamcut package
     h = hashlib.sha256()
     for sub in ("readers", "text"):
         for f in sorted((root / sub).rglob("*.py")):
             h.update(f.read_bytes())
-    for name in ("language.py", "model.py", "outline.py"):
+    for name in ("model.py", "outline.py"):
         if (root / name).exists():
             h.update((root / name).read_bytes())
     return h.hexdigest()[:16]

@@ -23,8 +23,8 @@ from typing import Any, Callable, ClassVar, Iterator, Sequence
 from ..embed import PooledEmbedder
 from ..index import Index
 from ..index.folder import Cut
-from ..processes import IsolatedPool, usable_cpus
-from ..progress import Throughput
+from ..runtime.processes import IsolatedPool, usable_cpus
+from ..runtime.progress import Throughput
 from .corpus import Failure, Limits, failed, read_jobs
 from .jobs import CutFile, CutJob
 from .options import BuildOptions

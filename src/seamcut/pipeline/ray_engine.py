@@ -32,8 +32,8 @@ import numpy as np
 from ..embed import TORCH_TWIN, spec_of
 from ..index import Index
 from ..index.folder import Cut
-from ..processes import IsolatedPool, own_temp, usable_cpus
-from ..progress import Throughput
+from ..runtime.processes import IsolatedPool, own_temp, usable_cpus
+from ..runtime.progress import Throughput
 from .corpus import Failure, Limits, failed, read_jobs
 from .jobs import CutFile, CutJob
 from .options import BuildOptions

@@ -16,7 +16,7 @@ from ..index import Index
 from ..index.disk import is_disk_full
 from ..index.folder import Cut
 from ..model import Chunk
-from ..progress import Throughput
+from ..runtime.progress import Throughput
 from ..strategies.held import held_reports
 from .corpus import Failure, Read, known_hash, read_file
 from .jobs import CutFile, CutJob

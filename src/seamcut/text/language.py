@@ -10,7 +10,7 @@ from bisect import bisect_left
 import re
 from collections import Counter
 
-from .model import Document
+from ..model import Document
 
 _LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
 #: shorter texts than this (letters) are labelled by their document, not on their own

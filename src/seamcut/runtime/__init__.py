@@ -1,0 +1,2 @@
+"""The ground floor: worker processes with limits (processes), progress bars and rates (progress),
+where computed things are cached (cache). Nothing here imports the layers above."""
