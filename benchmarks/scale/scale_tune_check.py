@@ -31,7 +31,7 @@ import record  # noqa: E402
 
 from seamcut.pipeline.report import BuildReport  # noqa: E402
 from seamcut.evaluate.budget import Ranked  # noqa: E402
-from seamcut.evaluate.compare import judge  # noqa: E402
+from seamcut.evaluate.judge import judge  # noqa: E402
 from seamcut.evaluate.questions import load_questions  # noqa: E402
 from seamcut.evaluate.significance import compare_hits  # noqa: E402
 from seamcut.index import Index  # noqa: E402

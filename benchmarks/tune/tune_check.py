@@ -49,7 +49,7 @@ from seamcut.pipeline.report import BuildReport  # noqa: E402
 from seamcut.pipeline.catalog import load_catalog  # noqa: E402
 from seamcut.embed import CachedEmbedder, EmbeddingCache, load_embedder  # noqa: E402
 from seamcut.evaluate import load_questions  # noqa: E402
-from seamcut.evaluate.compare import judge  # noqa: E402
+from seamcut.evaluate.judge import judge  # noqa: E402
 from seamcut.evaluate.significance import compare_hits  # noqa: E402
 from seamcut.evaluate.space import load_space  # noqa: E402
 from seamcut.evaluate.tune_plan import split_questions  # noqa: E402

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from seamcut.evaluate import Question, Ranked, StrategyResult, parse_budgets, score_at, score_budgets
-from seamcut.evaluate.compare import CompareResult, Outcome, _outcome
+from seamcut.evaluate.compare import CompareResult
+from seamcut.evaluate.judge import Outcome, _outcome
 from seamcut.index import Hit
 from seamcut.model import Chunk
 

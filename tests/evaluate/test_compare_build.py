@@ -117,7 +117,7 @@ def test_worker_embedder_refuses_another_model():
 
 def test_strategies_judged_on_different_files_are_said_to_be():
     """compare and tune share the warning: the indexes that lack files each other holds, named."""
-    from seamcut.evaluate.compare import different_files
+    from seamcut.evaluate.indexes import different_files
     assert different_files({"fixed": [], "structure": []}, 3) is None
     assert different_files({"fixed": ["x/a.pdf"], "structure": ["x/a.pdf"]}, 3) is None  # the same two
     said = different_files({"fixed": ["x/a.pdf"], "sentence": [], "semantic": ["x/a.pdf", "y/b.pdf"]}, 5)

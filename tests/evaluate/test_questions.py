@@ -113,7 +113,7 @@ def test_a_source_only_question_is_answered_only_by_its_document():
     """The guide's hit@k counts the answer text in any result: another crop's row of the same
     table holding "2 ml per litre" answers a question about cotton. ``source_only`` (the CLI's
     ``--named-source``) counts only a chunk of the document the question names."""
-    from seamcut.evaluate.compare import Retrieved, _first_rank
+    from seamcut.evaluate.judge import Retrieved, _first_rank
     from seamcut.evaluate.questions import Question, only_named_source
 
     def result(rank: int, source: str, text: str) -> Retrieved:

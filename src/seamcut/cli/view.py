@@ -88,7 +88,7 @@ def _serve(out: Path, paths: list[Path], specs: list[StrategySpec], model: str, 
            reading: ReadFlags, port: int) -> None:
     """Each strategy indexed under OUT/index/SLUG as compare indexes it (reused when the files
     are unchanged), then OUT served with the search page."""
-    from ..evaluate.compare import Digests, index_files
+    from ..evaluate.indexes import Digests, index_files
     from ..pipeline.corpus import Limits
     from ..pipeline.local import LocalEngine
     from ..readers import expand

@@ -1,8 +1,8 @@
 """Evaluation: test sets, hit rate at k and at equal tokens sent, MRR, span recall/precision/IoU,
 paired significance, and the strategy comparison that ties them together (``seamcut compare``)."""
 from .budget import BudgetScore, Ranked, parse_budgets, score_at
-from .compare import (CompareResult, Outcome, StrategyResult, compare, score_budgets, write_json,
-                      write_misses)
+from .compare import CompareResult, compare, score_budgets, write_json, write_misses
+from .judge import Outcome, StrategyResult
 from .metrics import first_hit, hit_rate, mean_reciprocal_rank
 from .questions import Question, QuestionsError, check_sources, load_questions, normalise
 from .significance import Comparison, bootstrap_difference, compare_hits, mcnemar_exact

@@ -13,173 +13,34 @@ Files are indexed by ``seamcut.pipeline.run.build_index``, as ``seamcut index`` 
 worker processes, embedded and written in batches. What does not depend on the strategy is done
 once: a file is parsed once (the parse cache), a text is embedded once (one embedder and one
 embedding cache for every strategy), and an index already built with the same options from the
-same files and inputs is reused, so adding a strategy to a run costs that strategy alone.
-Documents given in memory are cut in this process instead. Either way the scoring reads the
-index.
+same files and inputs is reused, so adding a strategy to a run costs that strategy alone
+(``seamcut.evaluate.indexes``). Documents given in memory are cut in this process instead.
+Either way the scoring reads the index (``seamcut.evaluate.judge``).
 """
 from __future__ import annotations
 
 from contextlib import nullcontext
-import hashlib
 import json
 import statistics
-import time
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Mapping, Sequence
 
-from ..api import chunk as chunk_document
-from ..embed import CachedEmbedder, Embedder
-from ..index import Hit, Index, IndexConfigError, remove_index
-from ..model import Chunk, Document
+from ..embed import Embedder
+from ..model import Document
 from ..pipeline.catalog import Catalog
-from ..pipeline.corpus import Limits, ReadOptions, file_hash
+from ..pipeline.corpus import Limits, ReadOptions
 from ..pipeline.engine import Engine
-from ..pipeline.jobs import model_sized
 from ..pipeline.local import LocalEngine
-from ..pipeline.options import BuildOptions
-from ..pipeline.report import BuildReport, Stage, saved_report
-from ..pipeline.run import build_index
-from ..pipeline.stages import embedded_while_cutting
-from ..pipeline.worker_embedder import WorkerEmbedder
-from ..runtime.progress import Steps
+from ..pipeline.report import BuildReport, saved_report
 from ..readers import expand
 from ..strategies import REGISTRY
-from ..strategies.spec import StrategySpec, parse_spec, slug
-from .budget import DEPTH, FIXED_BUDGETS, BudgetScore, Ranked, default_budget, score_at
-from .metrics import mean_reciprocal_rank
-from .questions import Question, source_matches
-from .significance import Comparison, compare_hits
-from .spans import Span, SpanScores, span_scores
-
-#: what an index folder built by ``compare`` was built from, beside its ``seamcut-index.json``
-INPUTS_FILE = "seamcut-compare.json"
-
-
-@dataclass(frozen=True)
-class Retrieved:
-    """One result as the evaluation keeps it: enough for an expert to read a miss."""
-    rank: int
-    score: float
-    similarity: float | None
-    source: str
-    pages: tuple[int, ...]
-    heading: str
-    text: str
-    tokens: int
-    start: int
-    end: int
-    chunk_id: str = ""
-    doc_id: str = ""
-
-    @classmethod
-    def from_hit(cls, h: Hit) -> "Retrieved":
-        c = h.chunk
-        return cls(h.rank, h.score, h.similarity, c.source, c.pages, " / ".join(c.heading_path),
-                   c.text, c.tokens, c.start, c.end, c.id, c.doc_id)
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """One question under one strategy: the first rank holding an answer (None: none of the
-    top k), the results, the tokens they send to the model, span scores where given, and the
-    deep ranked list the budgets are cut from (``DEPTH`` results; None: the top k stand for it)."""
-    question: Question
-    rank: int | None
-    results: tuple[Retrieved, ...]
-    tokens: int
-    spans: SpanScores | None = None
-    ranked: Ranked | None = None
-
-    @property
-    def hit(self) -> bool:
-        return self.rank is not None
-
-    @property
-    def deep(self) -> Ranked:
-        """The ranked list the budgets are cut from."""
-        return self.ranked or Ranked(tuple(r.tokens for r in self.results), self.rank)
-
-    def record(self) -> list[Any]:
-        """What scoring needs of it, as plain data: the question's id, the rank at k, the tokens
-        the top k send, and the deep list (first hit, each result's tokens); no result text."""
-        return [self.question.id, self.rank, self.tokens, self.deep.first_hit, list(self.deep.tokens)]
-
-    @classmethod
-    def from_record(cls, question: Question, record: Sequence[Any]) -> "Outcome":
-        """The outcome ``record`` wrote, for ``question`` (which must be the one it names)."""
-        qid, rank, tokens, first_hit, deep = record
-        if qid != question.id:
-            raise ValueError(f"a record of question {qid!r} given for {question.id!r}")
-        return cls(question, rank, (), tokens, ranked=Ranked(tuple(deep), first_hit))
-
-
-@dataclass
-class StrategyResult:
-    """One strategy's scores over the answerable questions, and what it returned for the others.
-    Seconds are this run's (an index reused unchanged costs nothing): ``chunk_seconds`` the CPU
-    seconds cutting took, ``embed_seconds`` the wall-clock seconds of embedding its chunks (cache
-    hits are nearly free), ``index_seconds`` those of writing them and their text index.
-    ``build``: how its index was built in this run (``seamcut.pipeline.report.BuildReport``;
-    documents cut in this process have the stages ``cut``, ``embed`` and ``write`` only, each one's CPU seconds
-    taken as its wall-clock seconds); ``rebuilt``: why an index an earlier run left was not
-    reused (None: it was, or there was none); ``built``: the report of the index's last build,
-    this run's or, for an index reused, an earlier run's (with the work of every run a stopped
-    build took: ``BuildReport.merged``; None: not known)."""
-    name: str
-    options: dict[str, Any]
-    chunks: int
-    sizes: list[int]                   # tokens of every searched chunk (the model's tokens)
-    chunk_seconds: float
-    embed_seconds: float
-    index_seconds: float
-    outcomes: list[Outcome] = field(default_factory=list)
-    no_answer: list[Outcome] = field(default_factory=list)
-    build: BuildReport | None = None
-    rebuilt: str | None = None
-    built: BuildReport | None = None
-
-    @property
-    def build_seconds(self) -> float:
-        """Cutting and indexing, without embedding (which depends on the cache's state)."""
-        return self.chunk_seconds + self.index_seconds
-
-    @property
-    def hits(self) -> int:
-        return sum(o.hit for o in self.outcomes)
-
-    @property
-    def hit_rate(self) -> float:
-        return self.hits / len(self.outcomes) if self.outcomes else 0.0
-
-    @property
-    def mrr(self) -> float:
-        return mean_reciprocal_rank([o.rank for o in self.outcomes])
-
-    @property
-    def tokens_per_question(self) -> float:
-        every = self.outcomes + self.no_answer
-        return statistics.fmean(o.tokens for o in every) if every else 0.0
-
-    def span_means(self) -> SpanScores | None:
-        scored = [o.spans for o in self.outcomes if o.spans is not None]
-        if not scored:
-            return None
-        return SpanScores(statistics.fmean(s.recall for s in scored),
-                          statistics.fmean(s.precision for s in scored),
-                          statistics.fmean(s.iou for s in scored))
-
-    def misses(self) -> list[Outcome]:
-        return [o for o in self.outcomes if not o.hit]
-
-    def at_budget(self, budget: int) -> BudgetScore:
-        """Hits, MRR and tokens sent when at most ``budget`` tokens go to the model per question."""
-        return score_at([o.deep for o in self.outcomes], budget)
-
-    def hits_within(self, budget: int) -> list[bool]:
-        """Per answerable question, whether an answer is sent within ``budget`` tokens."""
-        return [o.deep.rank_within(budget) is not None for o in self.outcomes]
+from ..strategies.spec import parse_spec, slug
+from .budget import DEPTH, FIXED_BUDGETS, default_budget
+from .indexes import Digests, cut_here, different_files, index_files, missing_files, plain_options
+from .judge import Outcome, StrategyResult, comparisons, judge, paired, ranking
+from .questions import Question
+from .significance import Comparison
 
 
 @dataclass
@@ -343,7 +204,7 @@ def compare(documents: Sequence[Document] | Sequence[str | Path], questions: Seq
         for spec, opts in settings:
             folder = work / "index" / spec.slug
             if in_memory:
-                index, report = _cut_here(folder, spec, opts, in_memory, embedder, model, hashes)
+                index, report = cut_here(folder, spec, opts, in_memory, embedder, model, hashes)
                 rebuilt = None
             else:
                 index, report, rebuilt = index_files(folder, spec, opts, paths, embedder, model, read_options,
@@ -364,36 +225,10 @@ def compare(documents: Sequence[Document] | Sequence[str | Path], questions: Seq
     uneven = different_files(missing, len(paths))
     if uneven:
         notes.append(f"the strategies were {uneven}")
-    result = CompareResult(k, mode, model, list(questions), results, _comparisons(results, answerable, k),
-                           count, failures, comparisons_at_1=_comparisons(results, answerable, 1),
+    result = CompareResult(k, mode, model, list(questions), results, comparisons(results, answerable, k),
+                           count, failures, comparisons_at_1=comparisons(results, answerable, 1),
                            warnings=notes)
     return score_budgets(result, budgets)
-
-
-def missing_files(index: Index, paths: Sequence[str]) -> list[str]:
-    """The files of ``paths`` that ``index`` does not hold (failed, or cut to nothing)."""
-    held = {str(Path(f["path"]).resolve()) for f in index.files.values() if f.get("path")}
-    return [p for p in paths if str(Path(p).resolve()) not in held]
-
-
-def different_files(missing: Mapping[str, list[str]], total: int) -> str | None:
-    """A warning where the indexes, named by label with the files each lacks of ``total``, do
-    not hold the same files (a file read for one strategy and failed for another): their scores
-    are then not over the same documents. None where they do."""
-    sets = [tuple(m) for m in missing.values()]
-    if len(set(sets)) < 2:
-        return None
-    fewest = min(len(m) for m in sets)
-    # the others: the commonest of the fullest sets (two sets of the same size can differ)
-    usual = max((m for m in sets if len(m) == fewest), key=sets.count)
-    short = "; ".join(f"{label}: {total - len(m)} ({_names(m)} missing)"
-                      for label, m in missing.items() if tuple(m) != usual)
-    return (f"judged on different files, of {total}: {short}; the others on {total - fewest}"
-            + (f" ({_names(usual)} missing)" if usual else ""))
-
-
-def _names(paths: Sequence[str]) -> str:
-    return ", ".join(Path(f).name for f in paths)
 
 
 def score_budgets(result: CompareResult, budgets: Sequence[int] | None = None) -> CompareResult:
@@ -408,7 +243,7 @@ def score_budgets(result: CompareResult, budgets: Sequence[int] | None = None) -
     result.budgets = sorted((set(named) | (set() if budgets else set(FIXED_BUDGETS))) - {0})
     answerable = [q for q in result.questions if q.answerable]
     result.comparisons_at_budget = ([] if result.budget is None else
-                                    _paired(result.strategies, answerable, result.budget,
+                                    paired(result.strategies, answerable, result.budget,
                                             lambda s: s.hits_within(result.budget)))
     return result
 
@@ -416,237 +251,6 @@ def score_budgets(result: CompareResult, budgets: Sequence[int] | None = None) -
 def _check_budgets(budgets: Sequence[int] | None) -> None:
     if budgets is not None and any(b < 1 for b in budgets):
         raise ValueError(f"budget: {min(budgets)} is not a positive number of tokens")
-
-
-def _cut_here(folder: Path, spec: StrategySpec, opts: Mapping[str, Any], documents: Sequence[Document],
-              embedder: Embedder, model: str, hashes: Mapping[str, str] | None) -> tuple[Index, BuildReport]:
-    """Documents in memory cut in this process into a fresh index at ``folder``."""
-    opts = model_sized(opts, model)
-    cut_opts = dict(opts)
-    if spec.name == "semantic":
-        cut_opts.setdefault("embedder", embedder)
-    remove_index(folder)
-    index = Index(folder, strategy=spec.name, options=plain_options(opts), model=model, embedder=embedder)
-    t0 = time.perf_counter()
-    before = embedder.computed
-    cut_tokens = 0
-
-    def cut(d: Document) -> list[Chunk]:
-        nonlocal cut_tokens
-        chunks = chunk_document(d, strategy=spec.name, **cut_opts)
-        cut_tokens += embedded_while_cutting(chunks)
-        return chunks
-
-    r = index.update(documents, cut, hashes)
-    stages = {name: Stage(name, cpu=seconds, busy=seconds) for name, seconds in
-              (("cut", r.chunk_seconds), ("embed", r.embed_seconds), ("write", r.write_seconds))}
-    stages["cut"].items = stages["write"].items = len(r.added) + len(r.replaced)
-    stages["embed"].items = r.chunks
-    embedded = r.chunks if before is None or embedder.computed is None else embedder.computed - before
-    return index, BuildReport(r.added, r.replaced, r.unchanged, chunks=r.chunks, parents=r.parents,
-                              embedded=embedded, seconds=time.perf_counter() - t0, stages=stages,
-                              cut_tokens=cut_tokens)
-
-
-def index_files(folder: Path, spec: StrategySpec, opts: Mapping[str, Any], paths: Sequence[str],
-           embedder: Embedder, model: str, read_options: ReadOptions, catalog: Catalog | None,
-           limits: Limits, progress: bool, digests: "Digests",
-           engine: Engine = LocalEngine()) -> tuple[Index, BuildReport, str | None]:
-    """Files (``paths``, folders expanded) indexed at ``folder`` by ``build_index``, the index
-    there reused where it can be; the index, the build's report, and why an index found there
-    was rebuilt (None: it was not). An index that holds every file as it is now is not built
-    at all (no worker started). ``engine``: where it is built (one of a ``series``: reading
-    workers or a Ray runtime kept open across several calls)."""
-    t0 = time.perf_counter()
-    opts = model_sized(opts, model)
-    plain = plain_options(opts)
-    inputs = _inputs(paths, read_options, catalog)
-    index, rebuilt = _open_or_rebuild(folder, spec.name, plain, model, embedder, inputs, paths)
-    (folder / INPUTS_FILE).write_text(json.dumps({"inputs": inputs}), encoding="utf-8")
-    if index.files and index.is_finished() and digests.current(index):
-        return index, BuildReport(unchanged=list(index.files), seconds=time.perf_counter() - t0), None
-    cut_opts = dict(opts)
-    if spec.name == "semantic" and "embedder" not in cut_opts:
-        cache = embedder.cache.folder if isinstance(embedder, CachedEmbedder) else None
-        cut_opts["embedder"] = WorkerEmbedder(model, embedder.name, None if cache is None else str(cache))
-    how = BuildOptions(read_options=read_options, catalog=catalog, limits=limits, progress=progress,
-                       label=f"indexing {spec.label}")
-    report = build_index(index, paths, spec.name, cut_opts, how, engine=engine)
-    return index, report, rebuilt
-
-
-def _open_or_rebuild(folder: Path, strategy: str, options: dict[str, Any], model: str,
-                     embedder: Embedder, inputs: str, paths: Sequence[str]) -> tuple[Index, str | None]:
-    """The index at ``folder`` if it was built as asked from files all still among ``paths``;
-    else a new one in its place, with the reason the old one could not be used."""
-    def fresh() -> Index:
-        return Index(folder, strategy=strategy, options=options, model=model, embedder=embedder)
-
-    try:
-        index = fresh()
-    except IndexConfigError as exc:
-        remove_index(folder)
-        return fresh(), str(exc)
-    if not index.files:
-        return index, None
-    why = None
-    stamp = folder / INPUTS_FILE
-    try:
-        built_from = json.loads(stamp.read_text(encoding="utf-8")).get("inputs")
-    except (OSError, ValueError):
-        built_from = None
-    named = set(paths)
-    gone = [source for source in index.files if source not in named]
-    if index.settings.embedder not in (None, embedder.name):
-        why = f"built with embedder {index.settings.embedder}, not {embedder.name}"
-    elif built_from != inputs:
-        why = "built with other reading options, catalog fields or seamcut code"
-    elif gone:
-        why = f"built with {len(gone)} file(s) no longer named ({gone[0]}, ...)"
-    if why is None:
-        return index, None
-    remove_index(folder)
-    return fresh(), f"{folder}: {why}"
-
-
-class Digests:
-    """The files' SHA-256 digests, taken once per run and only when an index could use them."""
-
-    def __init__(self, paths: Sequence[str]) -> None:
-        self.paths = paths
-        self._digests: dict[str, str | None] | None = None
-
-    def current(self, index: Index) -> bool:
-        """Whether ``index`` holds exactly the files, each with the bytes it has now."""
-        held = {source: v["hash"] for source, v in index.files.items()}
-        return held == self.all()
-
-    def all(self) -> dict[str, str | None]:
-        """Each file's digest (None: it cannot be read)."""
-        if self._digests is None:
-            self._digests = {p: _digest(p) for p in self.paths}
-        return self._digests
-
-
-def _digest(path: str) -> str | None:
-    try:
-        return file_hash(path)
-    except OSError:
-        return None
-
-
-def _inputs(paths: Sequence[str], read_options: ReadOptions, catalog: Catalog | None) -> str:
-    """A digest of what an index's rows depend on beyond its settings and its files' bytes: the
-    reading options, each file's catalog fields, and the code that reads, cuts and stores."""
-    h = hashlib.sha256(repr(read_options).encode())
-    if catalog is not None:
-        for f in paths:
-            h.update(repr((f, sorted(catalog.fields_for(f).items()))).encode("utf-8", "surrogatepass"))
-    h.update(_code_version().encode())
-    return h.hexdigest()[:32]
-
-
-@lru_cache(maxsize=2)
-def _code_version(judging: bool = False) -> str:
-    """A digest of seamcut's code but the parts that only judge or show (evaluation, reports,
-    the command line): another version may read, cut or store otherwise. ``judging``: with the
-    evaluation's code too (another version may also score otherwise)."""
-    root = Path(__file__).resolve().parents[1]
-    skipped = ("report", "cli", "integrations") if judging else ("evaluate", "report", "cli", "integrations")
-    h = hashlib.sha256()
-    for f in sorted(root.rglob("*.py")):
-        if f.relative_to(root).parts[0] not in skipped:
-            h.update(f.read_bytes())
-    return h.hexdigest()[:16]
-
-
-def judge(name: str, options: dict[str, Any], index: Index, questions: Sequence[Question], k: int,
-          mode: str, build: BuildReport, progress: bool, sizes: list[int] | None = None) -> StrategyResult:
-    """One strategy's index scored in one search ``mode``: its chunks' sizes (``sizes`` where the
-    caller read them already), and every question searched (top ``k``, and ``DEPTH`` deep for
-    the budgets: one search where the top ``k`` of the deep one is the same)."""
-    sizes = chunk_tokens(index) if sizes is None else sizes
-    res = StrategyResult(name, options, len(sizes), sizes, build.seconds_of("cut"),
-                         build.seconds_of("embed", busy=True),
-                         build.seconds_of("write", "text index", busy=True), build=build)
-    # one ranking (vectors or words) gives the same top k however deep it is searched, so the
-    # deep search's top k is the search at k; hybrid fuses deeper candidate lists when searched
-    # deeper, and a parent-child hit lists the children found, so those are searched at k too
-    once = mode != "hybrid" and "parents" not in index.store.view()
-    with Steps(len(questions), f"searching {name}", progress) as bar:
-        for q in questions:
-            deep = index.search(q.question, max(k, DEPTH), mode=mode)  # type: ignore[arg-type]
-            hits = deep[:k] if once else index.search(q.question, k, mode=mode)  # type: ignore[arg-type]
-            outcome = _outcome(q, hits, deep)
-            (res.outcomes if q.answerable else res.no_answer).append(outcome)
-            bar.advance()
-    return res
-
-
-def chunk_tokens(index: Index) -> list[int]:
-    """The model tokens of every searchable chunk in the index, in document order (read from
-    three columns, not the chunks)."""
-    columns = ["source", "start", "tokens"]
-    rows = index.store.view().columns("chunks", columns)
-    if rows is None:
-        return []
-    return [int(t) for _, _, t in sorted(zip(*(rows.column(c).to_pylist() for c in columns)))]
-
-
-def plain_options(opts: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in opts.items() if isinstance(v, (str, int, float, bool)) or v is None}
-
-
-def _outcome(q: Question, hits: list[Hit], deep: list[Hit] | None = None) -> Outcome:
-    """A question's outcome from its top k (``hits``) and, for the budgets, its ``deep`` list."""
-    results = tuple(Retrieved.from_hit(h) for h in hits)
-    rank = _first_rank(q, results)
-    scores = None
-    if q.spans:
-        got = [Span(ref_source, r.start, r.end) for r in results
-               for ref_source in {s.source for s in q.spans} if source_matches(ref_source, r.source)]
-        scores = span_scores(got, q.spans)
-    ranked = None
-    if deep is not None:
-        down = [Retrieved.from_hit(h) for h in deep]
-        ranked = Ranked(tuple(r.tokens for r in down), _first_rank(q, down))
-    return Outcome(q, rank, results, sum(r.tokens for r in results), scores, ranked)
-
-
-def _first_rank(q: Question, results: Sequence[Retrieved]) -> int | None:
-    """The rank of the first result holding an answer (of its ``source``, for a question
-    ``source_only``); for a question scored by spans only, of the first overlapping one of its
-    spans."""
-    if q.must_contain:
-        return next((n for n, r in enumerate(results, 1) if q.answered_in(r.source, r.text)), None)
-    return next((r.rank for r in results for s in q.spans if source_matches(s.source, r.source)
-                 and r.start < s.end and s.start < r.end), None)
-
-
-def ranking(k: int, budget: int | None) -> Callable[[StrategyResult], tuple[int, float]]:
-    """What "best" sorts by: hits at ``k`` then MRR, or within ``budget`` tokens when given."""
-    if budget is None:
-        return lambda s: (sum(o.rank is not None and o.rank <= k for o in s.outcomes), s.mrr)
-    def within(s: StrategyResult) -> tuple[int, float]:
-        score = s.at_budget(budget)
-        return score.hits, score.mrr
-    return within
-
-
-def _comparisons(results: list[StrategyResult], answerable: list[Question], k: int) -> list[Comparison]:
-    """The strategy with the most hits at ``k`` (then the best MRR) against each other one."""
-    return _paired(results, answerable, None, lambda s: [o.rank is not None and o.rank <= k
-                                                         for o in s.outcomes], k)
-
-
-def _paired(results: list[StrategyResult], answerable: list[Question], budget: int | None,
-            hits: Callable[[StrategyResult], list[bool]], k: int = 0) -> list[Comparison]:
-    """The best strategy (``_ranking``) against each other one, paired on ``hits``."""
-    if len(results) < 2 or not answerable:
-        return []
-    best = max(results, key=ranking(k, budget))
-    return [compare_hits(best.name, hits(best), other.name, hits(other))
-            for other in results if other is not best]
 
 
 def write_misses(result: CompareResult, folder: str | Path) -> list[Path]:

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from .compare import CompareResult, Outcome, StrategyResult, _comparisons, score_budgets
+from .compare import CompareResult, score_budgets
+from .judge import Outcome, StrategyResult, comparisons
 from .questions import Question
 from .spans import Span
 
@@ -51,9 +52,9 @@ def merge_runs(parts: Sequence[Mapping[str, Any]], budgets: Sequence[int] | None
     failures = _failures(parts)
     warnings = list(dict.fromkeys(w for part in parts for w in part["warnings"]))
     result = score_budgets(CompareResult(k, first["mode"], first["model"], questions, results,
-                                         _comparisons(results, answerable, k),
+                                         comparisons(results, answerable, k),
                                          max(int(part["documents"]) for part in parts), failures,
-                                         comparisons_at_1=_comparisons(results, answerable, 1),
+                                         comparisons_at_1=comparisons(results, answerable, 1),
                                          warnings=warnings, depth=int(first["depth"])), budgets)
     merged = result.to_json()
     merged["strategies"] = [{**s, "budgets": {str(b): r.at_budget(b).to_dict() for b in result.budgets}}

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .compare import StrategyResult, ranking
+from .judge import StrategyResult, ranking
 from .questions import Question
 from .space import Candidate
 

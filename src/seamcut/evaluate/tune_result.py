@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
-from .compare import StrategyResult
+from .judge import StrategyResult
 from .pareto import pareto_front
 from .significance import compare_hits
 from .space import Candidate, Space

@@ -18,8 +18,9 @@ from ..pipeline.engine import Engine
 from ..pipeline.local import LocalEngine
 from ..runtime.progress import Steps
 from ..strategies.spec import StrategySpec
-from .compare import (Digests, Outcome, StrategyResult, _code_version, _inputs, chunk_tokens, different_files,
-                      index_files, judge, missing_files, plain_options)
+from .indexes import (Digests, code_version, different_files, index_files, inputs_digest, missing_files,
+                      plain_options)
+from .judge import Outcome, StrategyResult, chunk_tokens, judge
 from .questions import Question
 from .significance import compare_hits
 from .space import Candidate
@@ -173,9 +174,9 @@ class _Search:
         """What a piece's results hold for: the files' bytes, the reading inputs (options,
         catalog fields) and all of seamcut's code, the judging included."""
         import hashlib
-        h = hashlib.sha256(_inputs(docs, self.read_options, self.catalog).encode())
+        h = hashlib.sha256(inputs_digest(docs, self.read_options, self.catalog).encode())
         h.update(json.dumps(sorted(digests.all().items())).encode("utf-8", "surrogatepass"))
-        h.update(_code_version(judging=True).encode())
+        h.update(code_version(judging=True).encode())
         return h.hexdigest()[:32]
 
     def _kept(self, piece: str, group: list[Candidate], docs: list[str], asked: list[Question],

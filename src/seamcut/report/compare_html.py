@@ -8,7 +8,8 @@ import statistics
 from pathlib import Path
 from typing import Any
 
-from ..evaluate.compare import CompareResult, StrategyResult
+from ..evaluate.compare import CompareResult
+from ..evaluate.judge import StrategyResult
 from ..evaluate.significance import Comparison
 from .html import esc, img, page, png, pyplot, table, write_page
 

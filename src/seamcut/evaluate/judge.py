@@ -1,0 +1,233 @@
+"""One strategy's index judged on the questions, and what judging yields.
+
+``judge`` searches every question in an index (top k, and ``DEPTH`` deep for the token
+budgets) and scores it: the first rank holding an answer (by answer text, or by reference span),
+span recall/precision/IoU, the tokens the results send to the model. ``Outcome`` is one
+question's result, ``StrategyResult`` one strategy's over all questions; ``ranking`` is what
+"best" sorts by, and ``comparisons``/``paired`` test the best strategy against each other one
+on the same questions (``seamcut.evaluate.significance``).
+"""
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from ..index import Hit, Index
+from ..pipeline.report import BuildReport
+from ..runtime.progress import Steps
+from .budget import DEPTH, BudgetScore, Ranked, score_at
+from .metrics import mean_reciprocal_rank
+from .questions import Question, source_matches
+from .significance import Comparison, compare_hits
+from .spans import Span, SpanScores, span_scores
+
+
+@dataclass(frozen=True)
+class Retrieved:
+    """One result as the evaluation keeps it: enough for an expert to read a miss."""
+    rank: int
+    score: float
+    similarity: float | None
+    source: str
+    pages: tuple[int, ...]
+    heading: str
+    text: str
+    tokens: int
+    start: int
+    end: int
+    chunk_id: str = ""
+    doc_id: str = ""
+
+    @classmethod
+    def from_hit(cls, h: Hit) -> "Retrieved":
+        c = h.chunk
+        return cls(h.rank, h.score, h.similarity, c.source, c.pages, " / ".join(c.heading_path),
+                   c.text, c.tokens, c.start, c.end, c.id, c.doc_id)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One question under one strategy: the first rank holding an answer (None: none of the
+    top k), the results, the tokens they send to the model, span scores where given, and the
+    deep ranked list the budgets are cut from (``DEPTH`` results; None: the top k stand for it)."""
+    question: Question
+    rank: int | None
+    results: tuple[Retrieved, ...]
+    tokens: int
+    spans: SpanScores | None = None
+    ranked: Ranked | None = None
+
+    @property
+    def hit(self) -> bool:
+        return self.rank is not None
+
+    @property
+    def deep(self) -> Ranked:
+        """The ranked list the budgets are cut from."""
+        return self.ranked or Ranked(tuple(r.tokens for r in self.results), self.rank)
+
+    def record(self) -> list[Any]:
+        """What scoring needs of it, as plain data: the question's id, the rank at k, the tokens
+        the top k send, and the deep list (first hit, each result's tokens); no result text."""
+        return [self.question.id, self.rank, self.tokens, self.deep.first_hit, list(self.deep.tokens)]
+
+    @classmethod
+    def from_record(cls, question: Question, record: Sequence[Any]) -> "Outcome":
+        """The outcome ``record`` wrote, for ``question`` (which must be the one it names)."""
+        qid, rank, tokens, first_hit, deep = record
+        if qid != question.id:
+            raise ValueError(f"a record of question {qid!r} given for {question.id!r}")
+        return cls(question, rank, (), tokens, ranked=Ranked(tuple(deep), first_hit))
+
+
+@dataclass
+class StrategyResult:
+    """One strategy's scores over the answerable questions, and what it returned for the others.
+    Seconds are this run's (an index reused unchanged costs nothing): ``chunk_seconds`` the CPU
+    seconds cutting took, ``embed_seconds`` the wall-clock seconds of embedding its chunks (cache
+    hits are nearly free), ``index_seconds`` those of writing them and their text index.
+    ``build``: how its index was built in this run (``seamcut.pipeline.report.BuildReport``;
+    documents cut in this process have the stages ``cut``, ``embed`` and ``write`` only, each one's CPU seconds
+    taken as its wall-clock seconds); ``rebuilt``: why an index an earlier run left was not
+    reused (None: it was, or there was none); ``built``: the report of the index's last build,
+    this run's or, for an index reused, an earlier run's (with the work of every run a stopped
+    build took: ``BuildReport.merged``; None: not known)."""
+    name: str
+    options: dict[str, Any]
+    chunks: int
+    sizes: list[int]                   # tokens of every searched chunk (the model's tokens)
+    chunk_seconds: float
+    embed_seconds: float
+    index_seconds: float
+    outcomes: list[Outcome] = field(default_factory=list)
+    no_answer: list[Outcome] = field(default_factory=list)
+    build: BuildReport | None = None
+    rebuilt: str | None = None
+    built: BuildReport | None = None
+
+    @property
+    def build_seconds(self) -> float:
+        """Cutting and indexing, without embedding (which depends on the cache's state)."""
+        return self.chunk_seconds + self.index_seconds
+
+    @property
+    def hits(self) -> int:
+        return sum(o.hit for o in self.outcomes)
+
+    @property
+    def hit_rate(self) -> float:
+        return self.hits / len(self.outcomes) if self.outcomes else 0.0
+
+    @property
+    def mrr(self) -> float:
+        return mean_reciprocal_rank([o.rank for o in self.outcomes])
+
+    @property
+    def tokens_per_question(self) -> float:
+        every = self.outcomes + self.no_answer
+        return statistics.fmean(o.tokens for o in every) if every else 0.0
+
+    def span_means(self) -> SpanScores | None:
+        scored = [o.spans for o in self.outcomes if o.spans is not None]
+        if not scored:
+            return None
+        return SpanScores(statistics.fmean(s.recall for s in scored),
+                          statistics.fmean(s.precision for s in scored),
+                          statistics.fmean(s.iou for s in scored))
+
+    def misses(self) -> list[Outcome]:
+        return [o for o in self.outcomes if not o.hit]
+
+    def at_budget(self, budget: int) -> BudgetScore:
+        """Hits, MRR and tokens sent when at most ``budget`` tokens go to the model per question."""
+        return score_at([o.deep for o in self.outcomes], budget)
+
+    def hits_within(self, budget: int) -> list[bool]:
+        """Per answerable question, whether an answer is sent within ``budget`` tokens."""
+        return [o.deep.rank_within(budget) is not None for o in self.outcomes]
+
+
+def judge(name: str, options: dict[str, Any], index: Index, questions: Sequence[Question], k: int,
+          mode: str, build: BuildReport, progress: bool, sizes: list[int] | None = None) -> StrategyResult:
+    """One strategy's index scored in one search ``mode``: its chunks' sizes (``sizes`` where the
+    caller read them already), and every question searched (top ``k``, and ``DEPTH`` deep for
+    the budgets: one search where the top ``k`` of the deep one is the same)."""
+    sizes = chunk_tokens(index) if sizes is None else sizes
+    res = StrategyResult(name, options, len(sizes), sizes, build.seconds_of("cut"),
+                         build.seconds_of("embed", busy=True),
+                         build.seconds_of("write", "text index", busy=True), build=build)
+    # one ranking (vectors or words) gives the same top k however deep it is searched, so the
+    # deep search's top k is the search at k; hybrid fuses deeper candidate lists when searched
+    # deeper, and a parent-child hit lists the children found, so those are searched at k too
+    once = mode != "hybrid" and "parents" not in index.store.view()
+    with Steps(len(questions), f"searching {name}", progress) as bar:
+        for q in questions:
+            deep = index.search(q.question, max(k, DEPTH), mode=mode)  # type: ignore[arg-type]
+            hits = deep[:k] if once else index.search(q.question, k, mode=mode)  # type: ignore[arg-type]
+            outcome = _outcome(q, hits, deep)
+            (res.outcomes if q.answerable else res.no_answer).append(outcome)
+            bar.advance()
+    return res
+
+
+def chunk_tokens(index: Index) -> list[int]:
+    """The model tokens of every searchable chunk in the index, in document order (read from
+    three columns, not the chunks)."""
+    columns = ["source", "start", "tokens"]
+    rows = index.store.view().columns("chunks", columns)
+    if rows is None:
+        return []
+    return [int(t) for _, _, t in sorted(zip(*(rows.column(c).to_pylist() for c in columns)))]
+
+
+def _outcome(q: Question, hits: list[Hit], deep: list[Hit] | None = None) -> Outcome:
+    """A question's outcome from its top k (``hits``) and, for the budgets, its ``deep`` list."""
+    results = tuple(Retrieved.from_hit(h) for h in hits)
+    rank = _first_rank(q, results)
+    scores = None
+    if q.spans:
+        got = [Span(ref_source, r.start, r.end) for r in results
+               for ref_source in {s.source for s in q.spans} if source_matches(ref_source, r.source)]
+        scores = span_scores(got, q.spans)
+    ranked = None
+    if deep is not None:
+        down = [Retrieved.from_hit(h) for h in deep]
+        ranked = Ranked(tuple(r.tokens for r in down), _first_rank(q, down))
+    return Outcome(q, rank, results, sum(r.tokens for r in results), scores, ranked)
+
+
+def _first_rank(q: Question, results: Sequence[Retrieved]) -> int | None:
+    """The rank of the first result holding an answer (of its ``source``, for a question
+    ``source_only``); for a question scored by spans only, of the first overlapping one of its
+    spans."""
+    if q.must_contain:
+        return next((n for n, r in enumerate(results, 1) if q.answered_in(r.source, r.text)), None)
+    return next((r.rank for r in results for s in q.spans if source_matches(s.source, r.source)
+                 and r.start < s.end and s.start < r.end), None)
+
+
+def ranking(k: int, budget: int | None) -> Callable[[StrategyResult], tuple[int, float]]:
+    """What "best" sorts by: hits at ``k`` then MRR, or within ``budget`` tokens when given."""
+    if budget is None:
+        return lambda s: (sum(o.rank is not None and o.rank <= k for o in s.outcomes), s.mrr)
+    def within(s: StrategyResult) -> tuple[int, float]:
+        score = s.at_budget(budget)
+        return score.hits, score.mrr
+    return within
+
+
+def comparisons(results: list[StrategyResult], answerable: list[Question], k: int) -> list[Comparison]:
+    """The strategy with the most hits at ``k`` (then the best MRR) against each other one."""
+    return paired(results, answerable, None, lambda s: [o.rank is not None and o.rank <= k
+                                                         for o in s.outcomes], k)
+
+
+def paired(results: list[StrategyResult], answerable: list[Question], budget: int | None,
+            hits: Callable[[StrategyResult], list[bool]], k: int = 0) -> list[Comparison]:
+    """The best strategy (``ranking``) against each other one, paired on ``hits``."""
+    if len(results) < 2 or not answerable:
+        return []
+    best = max(results, key=ranking(k, budget))
+    return [compare_hits(best.name, hits(best), other.name, hits(other))
+            for other in results if other is not best]
