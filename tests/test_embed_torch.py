@@ -14,7 +14,7 @@ pytest.importorskip("torch")
 
 import seamcut
 
-from .conftest import DATA
+from tests.helpers.data import DATA
 from seamcut.embed import E5Embedder, load_embedder
 from seamcut.embed.e5 import E5Tokens, cosine_rows, dequantize_q4, model_file
 from seamcut.embed.e5_torch import TorchE5Embedder
@@ -176,7 +176,7 @@ def test_cli_index_device(tmp_path):
 
     import torch
 
-    from tests.test_index import write_docs
+    from tests.helpers.small_docs import write_docs
 
     write_docs(tmp_path)
     db = tmp_path / "db"
@@ -227,7 +227,7 @@ def test_cli_e5_torch_on_the_cpu_builds_and_searches(tmp_path):
     import subprocess
     import sys
 
-    from tests.test_index import write_docs
+    from tests.helpers.small_docs import write_docs
 
     write_docs(tmp_path)
 
@@ -271,7 +271,7 @@ def test_a_build_making_two_calls_at_once_gives_the_rows_of_one(tmp_path):
     from seamcut.index import Index
     from seamcut.pipeline.options import BuildOptions
     from seamcut.pipeline.run import build_index
-    from tests.test_build import _rows
+    from tests.helpers.build_runs import index_rows
 
     assert twin().calls_at_once == 1  # on a CPU: one call at a time
     docs = [HELPLINE / n for n in ("orange-manual.pdf", "orange-manual-mr.pdf", "soybean-manual-hi.pdf",
@@ -300,7 +300,7 @@ def test_a_build_making_two_calls_at_once_gives_the_rows_of_one(tmp_path):
         report = build_index(index, docs, "recursive", {"size": 128, "overlap": 0},
                              BuildOptions(cache=tmp_path / "parsed", batch_texts=4, progress=False))
         assert not report.failures and report.chunks > 20
-        rows[at_once] = {r["id"]: r["vector"] for r in _rows(tmp_path / str(at_once))["chunks"]}
+        rows[at_once] = {r["id"]: r["vector"] for r in index_rows(tmp_path / str(at_once))["chunks"]}
     assert most == {1: 1, 2: 2}
     assert rows[1].keys() == rows[2].keys()
     for key, vector in rows[1].items():

@@ -16,9 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.test_invariants import STRATEGIES, check_invariants, check_tiling
-
-from .fuzzing import FORMATS, mutate, random_document, read_bytes, regression_files, seeds
+from tests.helpers.fuzzing import FORMATS, mutate, random_document, read_bytes, regression_files, seeds
+from tests.helpers.invariants import STRATEGIES, check_invariants, check_tiling
 
 EXAMPLES = int(os.environ.get("SEAMCUT_FUZZ_EXAMPLES", "120"))
 FAST = settings(max_examples=EXAMPLES, deadline=None, derandomize=False,
