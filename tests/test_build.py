@@ -200,6 +200,7 @@ def test_a_single_long_step_is_not_silent(capsys):
 
 # -- the command, as a user runs it -------------------------------------------------------------
 
+@pytest.mark.slow
 def test_a_killed_build_resumes_to_the_rows_of_an_uninterrupted_one(tmp_path):
     docs = flores_docs(tmp_path / "docs")
     uninterrupted = start_index(str(docs), "--db", str(tmp_path / "whole"), *INDEX)  # run meanwhile
@@ -247,6 +248,7 @@ def test_a_killed_build_resumes_to_the_rows_of_an_uninterrupted_one(tmp_path):
     assert p.returncode == 0 and "0 file(s) added, 0 replaced, 12 unchanged" in err
 
 
+@pytest.mark.slow
 def test_bad_files_are_reported_and_the_run_goes_on(tmp_path):
     """Among good files: an empty one, a damaged PDF, a wrong type, bad encoding, a file that
     needs more memory than the cap. Each is named with its reason; the good ones are indexed."""
@@ -280,6 +282,7 @@ def test_a_model_folder_sizes_chunks_with_its_own_tokenizer(tmp_path):
     assert model_sized({}, "openai:text-embedding-3-small") == {}  # no folder: nothing to give
 
 
+@pytest.mark.slow
 def test_the_same_file_named_another_way_is_the_indexed_one(tmp_path):
     """``docs`` from its parent, ``.`` from inside it and its absolute path name the same files:
     indexed once, unchanged on the other two runs (each spelling added them all again, three

@@ -2,14 +2,16 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
+
+import pytest
 
 from tests.helpers.cli import run
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
+@pytest.mark.slow
 def test_index_then_search_with_a_filter(docs):
     db = docs / "db"
     r = run("index", str(docs / "docs"), "--db", str(db), "--catalog", str(docs / "catalog.yaml"))

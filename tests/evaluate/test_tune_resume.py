@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 import yaml
 
 from seamcut.pipeline.corpus import Limits
@@ -42,6 +43,7 @@ def _in_process(tmp, docs, questions, name: str, embedder=None) -> dict:
     return json.loads(json.dumps(result.to_json()).replace(str(tmp / name / "work"), "WORK"))
 
 
+@pytest.mark.slow
 def test_a_tune_killed_mid_build_is_resumed_with_its_cost_carried_on(tmp_path):
     docs, questions = make_corpus(tmp_path)
     (tmp_path / "questions.yaml").write_text(yaml.safe_dump(
@@ -79,6 +81,7 @@ def test_a_tune_killed_mid_build_is_resumed_with_its_cost_carried_on(tmp_path):
     assert json.loads(journal.read_text(encoding="utf-8"))["finished"]
 
 
+@pytest.mark.slow
 def test_a_tune_whose_folder_is_lost_but_for_its_journal_builds_only_what_it_had_not_finished(tmp_path):
     """The machine gone mid-search, its journal copied to a fresh folder with a fresh embedding
     cache (no index, no vector left): the pieces the journal says were finished are taken from

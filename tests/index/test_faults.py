@@ -146,6 +146,7 @@ def _copy(src: Path, dst: Path) -> Path:
     return dst
 
 
+@pytest.mark.slow
 def test_an_update_killed_while_replacing_files_and_folding_the_text_index_resumes(tmp_path):
     """Killed three times in one update of changed files: while old rows are deleted, while new
     rows are added, while the text index takes them in (optimize); and, in another copy, while
@@ -226,6 +227,7 @@ def test_a_search_beside_an_update_sees_the_last_published_state_never_a_half_wr
     assert after[1] == 13 and after[0] != before[0] and after == state(Index(db))
 
 
+@pytest.mark.slow
 def test_a_first_build_killed_while_its_text_indexes_are_made_answers_and_completes(tmp_path, caplog):
     """A parent-child index whose parents are ranked by their own words has two full-text
     indexes. Killed as the first is made, it makes it when first searched by words; killed as
@@ -282,6 +284,7 @@ app()
 
 
 @pytest.mark.parametrize("table", ["chunks", "parents", "documents"])
+@pytest.mark.slow
 def test_a_first_build_killed_while_creating_a_table_completes_on_the_next_run(tmp_path, table):
     """LanceDB lists a table whose creation was killed before its first version, and cannot open
     it: the next run removes it (it held no row) and builds the rest as an uninterrupted run."""
@@ -316,6 +319,7 @@ def _finished(p: subprocess.Popen, log: Path) -> str:
     return err
 
 
+@pytest.mark.slow
 def test_two_processes_updating_one_index_wait_or_say_who_holds_it(tmp_path):
     """While one build runs: a second with --wait 0 refuses at once and a third with --wait 1
     after a second, each naming the first (pid, host, since when); a fourth waits, saying so,
