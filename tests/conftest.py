@@ -4,6 +4,7 @@ fixtures (the real data in ../shared/data, the tokenizers the tests size with, t
 ``SEAMCUT_CACHE`` is set at the start of the run, before any test or child process reads it, to
 a fresh temporary folder removed at the end, or to ``$SEAMCUT_TEST_CACHE`` where that is set (to
 keep built models and vectors between runs); the user's ``~/.cache/seamcut`` is never touched.
+Matplotlib's cache (``MPLCONFIGDIR``) goes in that folder too.
 
 Hypothesis runs under the profile ``$HYPOTHESIS_PROFILE`` names: ``ci`` (the default: the same
 examples every run, no deadline) or ``more`` (ten times the examples, new ones each run). A test's
@@ -27,30 +28,34 @@ settings.register_profile("more", max_examples=1000, derandomize=False, deadline
 # loaded here, at import, so that the settings objects test modules make at their import inherit it
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
-_CACHE: dict[str, str | None] = {}
+_ENV = ("SEAMCUT_CACHE", "MPLCONFIGDIR")
+_BEFORE: dict[str, str | None] = {}
+_MADE: list[str] = []
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """The run's own cache folder, in this process's environment: child processes inherit it."""
-    _CACHE["before"] = os.environ.get("SEAMCUT_CACHE")
+    """The run's own cache folder, in this process's environment: child processes inherit it.
+    Matplotlib's font cache (the reports' charts) goes in it too, not under ``~/.cache``."""
+    _BEFORE.update({name: os.environ.get(name) for name in _ENV})
     kept = os.environ.get("SEAMCUT_TEST_CACHE")
     if kept:
-        Path(kept).expanduser().mkdir(parents=True, exist_ok=True)
-        _CACHE["made"] = None
-        os.environ["SEAMCUT_CACHE"] = str(Path(kept).expanduser())
+        cache = Path(kept).expanduser()
+        cache.mkdir(parents=True, exist_ok=True)
     else:
-        _CACHE["made"] = tempfile.mkdtemp(prefix="seamcut-test-cache-")
-        os.environ["SEAMCUT_CACHE"] = _CACHE["made"]
+        cache = Path(tempfile.mkdtemp(prefix="seamcut-test-cache-"))
+        _MADE.append(str(cache))
+    os.environ["SEAMCUT_CACHE"] = str(cache)
+    os.environ["MPLCONFIGDIR"] = str(cache / "matplotlib")
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    if _CACHE.get("made"):
-        shutil.rmtree(_CACHE["made"], ignore_errors=True)
-    if "before" in _CACHE:
-        if _CACHE["before"] is None:
-            os.environ.pop("SEAMCUT_CACHE", None)
+    for folder in _MADE:
+        shutil.rmtree(folder, ignore_errors=True)
+    for name, value in _BEFORE.items():
+        if value is None:
+            os.environ.pop(name, None)
         else:
-            os.environ["SEAMCUT_CACHE"] = _CACHE["before"]
+            os.environ[name] = value
 
 
 @pytest.fixture(scope="session")
