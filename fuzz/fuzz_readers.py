@@ -1,7 +1,7 @@
 """Fuzz the readers (PDF, DOCX, HTML, Markdown, text) with atheris: every input is a Document with
 text or an ``InputError`` naming the file; any other exception is a crash atheris keeps.
 
-An input is a format byte (``tests.robustness.fuzzing.FORMATS``) and the file's bytes; the seed
+An input is a format byte (``tests.helpers.fuzzing.FORMATS``) and the file's bytes; the seed
 corpus (good files of each format) is written to ``fuzz/corpus/readers`` on the first run.
 OCR is off (``SEAMCUT_FUZZ_OCR=auto`` turns it on: slow, a page a few seconds).
 
@@ -23,7 +23,7 @@ with atheris.instrument_imports(include=["seamcut"]):
     import seamcut.readers.html  # noqa: F401
     import seamcut.readers.pdf  # noqa: F401
 
-from tests.robustness.fuzzing import read_bytes, seed_inputs, split_input
+from tests.helpers.fuzzing import read_bytes, seed_inputs, split_input
 
 ROOT = Path(__file__).resolve().parent
 FOLDER = tempfile.mkdtemp(prefix="seamcut-fuzz-")

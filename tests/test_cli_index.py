@@ -2,39 +2,16 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.test_index import write_docs
+from tests.helpers.cli import run
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def run(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "seamcut.cli", *args], capture_output=True, text=True,
-                          timeout=600, env={**os.environ, "COLUMNS": "250", **(env or {})})
-
-
-@pytest.fixture()
-def docs(tmp_path):
-    write_docs(tmp_path)
-    (tmp_path / "catalog.yaml").write_text(
-        "- {file: cotton.md, crop: cotton, year: 2024}\n- {file: soybean-hi.md, crop: soybean, year: 2025}\n"
-        "- {file: orange.md, crop: orange, year: 2026}\n", encoding="utf-8")
-    (tmp_path / "questions.yaml").write_text(
-        "- id: w\n  question: Whitefly on cotton, how many ml per litre?\n  must_contain: 2 ml per litre\n"
-        "  source: cotton.md\n"
-        "- id: a\n  question: Aphid dose for cotton?\n  must_contain: 3 ml per litre\n"
-        "- id: s\n  question: सोयाबीन बीज उपचार के लिए कितना फफूंदनाशक?\n  must_contain: ३ ग्राम फफूंदनाशक\n"
-        "- id: o\n  question: Last date of the orange insurance scheme?\n  must_contain: [31 July 2026, 31/07/2026]\n"
-        "- id: n\n  question: What is the price of wheat in Delhi?\n  must_contain: []\n", encoding="utf-8")
-    return tmp_path
-
-
+@pytest.mark.slow
 def test_index_then_search_with_a_filter(docs):
     db = docs / "db"
     r = run("index", str(docs / "docs"), "--db", str(db), "--catalog", str(docs / "catalog.yaml"))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from .test_diagnose import guide_paragraphs
+from tests.helpers.guide import guide_paragraphs
 
 
 def run(*args: str) -> subprocess.CompletedProcess:

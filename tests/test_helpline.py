@@ -9,7 +9,7 @@ import yaml
 
 import seamcut
 
-from .levenshtein import levenshtein
+from tests.helpers.levenshtein import levenshtein
 
 HELPLINE = Path(__file__).resolve().parents[1] / "examples" / "helpline"
 

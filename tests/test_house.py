@@ -1,4 +1,5 @@
-"""The shape of the house (issue 37): no import circle in ``src/``, no module over 500 lines.
+"""The shape of the house (issue 37): no import circle in ``src/``, no module over 500 lines, and
+test modules that share code through ``tests/helpers/`` only.
 
 Imports are read from the source (``ast``), those inside functions included: a circle hidden
 behind a lazy import is still a circle. Only imports under ``if TYPE_CHECKING:`` are left out,
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).resolve().parents[1] / "src"
+TESTS = Path(__file__).resolve().parent
 MOST_LINES = 500
 
 
@@ -114,3 +116,29 @@ def test_a_circle_is_found_where_there_is_one(tmp_path: Path, monkeypatch: pytes
             fh.write(line + "\n")
     monkeypatch.setitem(globals(), "SRC", tmp_path)
     assert bool(a_circle(import_graph())) is circle
+
+
+def _imported_test_modules(path: Path) -> set[str]:
+    """The modules under tests/ that ``path`` imports, by dotted name (``tests.x.y``)."""
+    package = list(path.relative_to(TESTS.parent).with_suffix("").parts[:-1])
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            name = ".".join(base + ([node.module] if node.module else []))
+            if node.module:
+                out.add(name)
+            else:  # from . import x: module x
+                out.update(f"{name}.{a.name}" for a in node.names)
+        elif isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+    return {m for m in out if m == "tests" or m.startswith("tests.")}
+
+
+def test_test_modules_share_code_through_helpers_only() -> None:
+    """A test module imports shared code from ``tests.helpers`` (fixtures come from a conftest),
+    never from another test module or from a conftest."""
+    wrong = {str(p.relative_to(TESTS)): sorted(bad) for p in sorted(TESTS.rglob("*.py"))
+             if (bad := {m for m in _imported_test_modules(p)
+                         if not (m == "tests.helpers" or m.startswith("tests.helpers."))})}
+    assert not wrong, f"test code imported from outside tests/helpers: {wrong}"

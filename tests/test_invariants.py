@@ -17,87 +17,15 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import seamcut
-from seamcut.strategies import REGISTRY
-from seamcut.text import is_blank
-from seamcut.tokens import load_sizer, unit_sizer
+from seamcut.tokens import load_sizer
 
-from .conftest import DATA, minilm_tokenizer_path
+from tests.helpers.data import DATA
+from tests.helpers.invariants import STRATEGIES, TOKENIZERS, check_invariants
+from tests.helpers.random_text import RANDOM_TEXT, sizes
 
-STRATEGIES = [s for s in REGISTRY if s != "parent-child"]  # nested spans: tests/test_structure.py
 # SEAMCUT_EXAMPLES=500 for a longer hunt than the default run
 SETTINGS = settings(max_examples=int(os.environ.get("SEAMCUT_EXAMPLES", "25")), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-
-TOKENIZERS = {
-    "default": None,
-    "minilm": str(minilm_tokenizer_path()),
-    "cl100k": "tiktoken:cl100k_base",
-}
-
-
-def check_invariants(text, strategy: str, size: int, overlap: int, unit: str,
-                     tokenizer: str | None) -> list[seamcut.Chunk]:
-    doc = text if isinstance(text, seamcut.Document) else None
-    text = doc.text if doc else text
-    source = doc or text
-    chunks = seamcut.chunk(source, strategy=strategy, size=size, overlap=overlap, unit=unit,
-                           tokenizer=tokenizer)
-    token_sizer = load_sizer(tokenizer)
-    limit_sizer = token_sizer if unit == "tokens" else unit_sizer(unit)
-    if is_blank(text):
-        assert chunks == []
-        return chunks
-    assert chunks, "non-blank text gave no chunks"
-    for c in chunks:
-        assert c.body == text[c.start:c.end], "body is not the document span"
-        assert c.text == c.context + c.body
-        assert not is_blank(c.body), "a chunk of only whitespace"
-        assert limit_sizer.count(c.text) <= size, (strategy, unit, limit_sizer.count(c.text), c.text)
-        real_tokens = token_sizer.count(c.text)
-        assert c.tokens == real_tokens, ("tokens field is not the real count", c.tokens, real_tokens)
-        if token_sizer.max_input:
-            assert real_tokens <= token_sizer.max_input
-    check_tiling(text, chunks, overlap)
-    again = seamcut.chunk(source, strategy=strategy, size=size, overlap=overlap, unit=unit,
-                          tokenizer=tokenizer)
-    assert [(c.id, c.start, c.end) for c in again] == [(c.id, c.start, c.end) for c in chunks]
-    assert len({c.id for c in chunks}) == len(chunks)
-    return chunks
-
-
-def check_tiling(text: str, chunks: list[seamcut.Chunk], overlap: int) -> None:
-    """In document order, no non-whitespace character lost, none repeated without overlap."""
-    for a, b in zip(chunks, chunks[1:]):
-        assert a.start < b.start and a.end < b.end, "chunks out of order, or one only overlap"
-        assert is_blank(text, a.end, b.start), "non-whitespace text lost between chunks"
-        if overlap == 0:
-            assert a.end <= b.start, "text repeated without overlap"
-    assert is_blank(text, 0, chunks[0].start) and is_blank(text, chunks[-1].end)
-
-
-# Random text: Latin, Devanagari (with danda), CJK, emoji, punctuation, every kind of whitespace,
-# and long runs without spaces.
-ALPHABET = st.sampled_from(
-    list("abcdefghij ABCD") + list("कखगमनपरसािीुेो्ं।॥") + list("日本語中文。！？")
-    + ["😀", "🌾", "👍🏽"] + list(".,;:?!|\"'()-") + [" ", " ", "\n", "\n\n", "\t", "\u00a0"]
-    + ["Dr.", "approx.", "2.5", "नं.", "https://x.org/a.b", "a@b.in"])
-RANDOM_TEXT = st.one_of(
-    st.lists(ALPHABET, max_size=400).map("".join),
-    st.text(max_size=300),
-    st.builds(lambda w, n: " ".join([w] * n), st.text(min_size=1, max_size=30), st.integers(1, 80)),
-    st.builds(lambda c, n: c * n, st.sampled_from(["x", "क", "日", "😀", " ", "\n", "."]),
-              st.integers(1, 2000)),
-)
-UNITS = st.sampled_from([("tokens", "default"), ("tokens", "minilm"), ("tokens", "cl100k"),
-                         ("words", "default"), ("chars", "default")])
-
-
-@st.composite
-def sizes(draw):
-    unit, tok = draw(UNITS)
-    size = draw(st.integers(16, 120)) if unit != "chars" else draw(st.integers(20, 400))
-    overlap = draw(st.sampled_from([0, 0, size // 10, size // 4]))
-    return unit, tok, size, overlap
 
 
 @pytest.mark.parametrize("strategy", STRATEGIES)

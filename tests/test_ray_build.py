@@ -26,8 +26,8 @@ from seamcut.pipeline.local import LocalEngine
 from seamcut.pipeline.options import BuildOptions
 from seamcut.pipeline.report import saved_report
 from seamcut.pipeline.run import build_index
-from tests.robustness.badfiles import pdf_file, stream
-from tests.test_build import INDEX, _docs, _index, _rows
+from tests.helpers.badfiles import pdf_file, stream
+from tests.helpers.build_runs import INDEX, flores_docs, index_rows, start_index
 
 ROOT = Path(__file__).resolve().parents[1]
 HELPLINE = ROOT / "examples" / "helpline"
@@ -77,7 +77,7 @@ def test_ray_gives_the_local_engines_chunks_and_vectors(runtime, tmp_path):
 def _same_rows(db: Path, reference: Path) -> None:
     """``db`` holds the rows of ``reference``: the same documents and chunk ids, once each, the
     same fields, and vectors within cosine 0.9999."""
-    a, b = _rows(db), _rows(reference)
+    a, b = index_rows(db), index_rows(reference)
     for table, key in (("chunks", "id"), ("documents", "doc_id")):
         ids = [r[key] for r in a[table]]
         assert len(ids) == len(set(ids)), f"duplicate rows in {table}"
@@ -90,6 +90,7 @@ def _same_rows(db: Path, reference: Path) -> None:
         assert float(u @ v / (np.linalg.norm(u) * np.linalg.norm(v))) >= 0.9999, r["id"]
 
 
+@pytest.mark.slow
 def test_e5_torch_in_the_actors_gives_the_local_e5_torch_rows(runtime, tmp_path):
     pytest.importorskip("torch", reason="e5-torch needs torch")
     files = [HELPLINE / "crop-insurance-2024.pdf", HELPLINE / "orange-manual.pdf"]  # small, no OCR
@@ -102,18 +103,19 @@ def test_e5_torch_in_the_actors_gives_the_local_e5_torch_rows(runtime, tmp_path)
     _same_rows(tmp_path / "ray", tmp_path / "local")
 
 
+@pytest.mark.slow
 def test_a_killed_ray_run_and_its_runtime_resume_to_the_rows_of_an_uninterrupted_one(runtime, tmp_path):
     """``seamcut index --engine ray`` killed (-9, its process group: the Ray runtime it started
     goes with it) at a random moment after its first batch is written, twice; the rerun ends
     with the rows of an uninterrupted run, and a third run (on the module's runtime, through
     --address) finds nothing to do."""
-    docs = _docs(tmp_path / "docs")
+    docs = flores_docs(tmp_path / "docs")
     # the local engine's rows, built meanwhile: the first Ray run spends most of its time starting
-    whole = _index(str(docs), "--db", str(tmp_path / "whole"), *INDEX)
+    whole = start_index(str(docs), "--db", str(tmp_path / "whole"), *INDEX)
     db = tmp_path / "killed"
     rng = random.Random(16)
     for attempt in range(2):
-        p = _index(str(docs), "--db", str(db), *INDEX, "--engine", "ray")
+        p = start_index(str(docs), "--db", str(db), *INDEX, "--engine", "ray")
         deadline = time.monotonic() + 300
         while not (db / "lance" / "documents.lance").exists() and p.poll() is None:
             assert time.monotonic() < deadline
@@ -125,7 +127,7 @@ def test_a_killed_ray_run_and_its_runtime_resume_to_the_rows_of_an_uninterrupted
         assert _left_in_session(p.pid) == [], "the killed run's Ray processes are still running"
     earlier, finished = saved_report(db)
     assert earlier is not None and not finished
-    p = _index(str(docs), "--db", str(db), *INDEX, "--engine", "ray", "--stats", str(tmp_path / "stats.json"))
+    p = start_index(str(docs), "--db", str(db), *INDEX, "--engine", "ray", "--stats", str(tmp_path / "stats.json"))
     _, err = p.communicate(timeout=600)
     assert p.returncode == 0, err
     stats = json.loads((tmp_path / "stats.json").read_text(encoding="utf-8"))
@@ -136,7 +138,7 @@ def test_a_killed_ray_run_and_its_runtime_resume_to_the_rows_of_an_uninterrupted
     assert whole.returncode == 0, err
     _same_rows(db, tmp_path / "whole")
     address = runtime.get_runtime_context().gcs_address
-    p = _index(str(docs), "--db", str(db), *INDEX, "--engine", "ray", "--address", address)
+    p = start_index(str(docs), "--db", str(db), *INDEX, "--engine", "ray", "--address", address)
     _, err = p.communicate(timeout=600)
     assert p.returncode == 0 and "0 file(s) added, 0 replaced, 12 unchanged" in err, err
 
@@ -158,12 +160,13 @@ def _left_in_session(sid: int, wait: float = 10) -> list[str]:
         time.sleep(0.2)
 
 
+@pytest.mark.slow
 def test_a_file_over_the_timeout_or_the_memory_cap_is_stopped_named_and_the_rest_indexed(runtime, tmp_path):
     """In the Ray tasks as in the local engine: 20 pages of 200 x 200 inches drawn in full (no
     text layer: OCR renders each, 2-8 s a page here, far longer than the timeout in all) and
     200 MB of text (over the memory cap), each in a run with that limit among good files, are
     stopped and named with the limit that stopped them; the good files are indexed."""
-    docs = _docs(tmp_path / "docs", n=4)
+    docs = flores_docs(tmp_path / "docs", n=4)
     slow, big = tmp_path / "slow" / "drawn-pages.pdf", tmp_path / "big" / "huge.txt"
     slow.parent.mkdir()
     slow.write_bytes(_drawn_pages(20))
@@ -208,7 +211,7 @@ def test_a_gpu_on_ray_is_asked_for_as_the_flags_say():
 
 def test_a_gpu_for_a_model_other_than_e5_torch_is_refused(tmp_path):
     pytest.importorskip("ray", reason="the Ray engine's tests need ray (pip install 'seamcut[ray]')")
-    docs = _docs(tmp_path / "docs", n=2)
+    docs = flores_docs(tmp_path / "docs", n=2)
     p = subprocess.run([sys.executable, "-m", "seamcut.cli", "index", str(docs), "--db", str(tmp_path / "db"),
                         "--engine", "ray", "--ray-gpus", "1"], capture_output=True, text=True, timeout=300,
                        env={**os.environ, "COLUMNS": "200"})
@@ -220,7 +223,7 @@ def test_a_gpu_for_a_model_other_than_e5_torch_is_refused(tmp_path):
 
 
 def test_a_bad_file_is_named_the_rest_indexed_and_a_rerun_skips_them(runtime, tmp_path):
-    docs = _docs(tmp_path / "docs", n=4)
+    docs = flores_docs(tmp_path / "docs", n=4)
     (docs / "broken.pdf").write_bytes(b"%PDF-1.4\n1 0 obj << /Type /Catalog >> garbage\n")
     (docs / "empty.txt").write_bytes(b"")
     folder = tmp_path / "db"
@@ -244,7 +247,7 @@ def test_a_bad_file_is_named_the_rest_indexed_and_a_rerun_skips_them(runtime, tm
 def test_without_ray_the_engine_says_how_to_install_it(tmp_path):
     script = ("import sys\nsys.modules['ray'] = None\n"  # what an environment without ray looks like
               "from seamcut.cli import app\nsys.argv[0] = 'seamcut'\napp()\n")
-    docs = _docs(tmp_path / "docs", n=2)
+    docs = flores_docs(tmp_path / "docs", n=2)
     p = subprocess.run([sys.executable, "-c", script, "index", str(docs), "--db", str(tmp_path / "db"),
                         "--engine", "ray"], capture_output=True, text=True, timeout=300,
                        env={**os.environ, "COLUMNS": "200"})
@@ -255,7 +258,7 @@ def test_without_ray_the_engine_says_how_to_install_it(tmp_path):
 
 
 def test_ray_flags_without_the_ray_engine_are_refused(tmp_path):
-    docs = _docs(tmp_path / "docs", n=2)
+    docs = flores_docs(tmp_path / "docs", n=2)
     p = subprocess.run([sys.executable, "-m", "seamcut.cli", "index", str(docs), "--db", str(tmp_path / "db"),
                         "--address", "auto"], capture_output=True, text=True, timeout=300,
                        env={**os.environ, "COLUMNS": "200"})

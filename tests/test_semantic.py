@@ -10,8 +10,8 @@ import seamcut
 from seamcut.strategies.semantic import breakpoints
 from seamcut.tokens import load_sizer
 
-from .conftest import DATA
-from .test_invariants import check_invariants
+from tests.helpers.data import DATA
+from tests.helpers.invariants import check_invariants
 
 
 def test_breakpoint_modes():

@@ -192,6 +192,7 @@ def test_single_page_footer_of_a_real_pdf_matches_the_reference(data_dir):
     assert "ja0512@assembly.go.kr" not in doc.text
 
 
+@pytest.mark.slow
 def test_warnings_reach_index_and_compare_output(tmp_path, marathi):
     docs = tmp_path / "docs"
     docs.mkdir()

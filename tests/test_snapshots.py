@@ -35,7 +35,7 @@ import seamcut
 from seamcut.pipeline.corpus import read_corpus
 from seamcut.strategies.spec import parse_spec
 
-from .conftest import DATA, minilm_tokenizer_path
+from tests.helpers.data import DATA, minilm_tokenizer_path
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 UPDATE = os.environ.get("SEAMCUT_UPDATE_SNAPSHOTS") == "1"

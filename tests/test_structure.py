@@ -12,44 +12,11 @@ import seamcut
 from seamcut.model import Document
 from seamcut.readers.markdown import markdown_elements
 
-from .test_invariants import TOKENIZERS, check_invariants
+from tests.helpers.invariants import TOKENIZERS, check_invariants
+from tests.helpers.random_text import markdown_docs
 
 SETTINGS = settings(max_examples=int(os.environ.get("SEAMCUT_EXAMPLES", "25")), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-
-WORDS = st.sampled_from("cotton whitefly aphid spray litre dose evening seven days the of and "
-                        "कपास सफेद मक्खी दवा संत्रा फवारणी 2 ml 3.5 approx. Dr. No. 11".split())
-
-
-def sentence(draw) -> str:
-    words = draw(st.lists(WORDS, min_size=1, max_size=30))
-    return " ".join(words).capitalize() + draw(st.sampled_from([".", "।", "?", ":"]))
-
-
-@st.composite
-def markdown_docs(draw) -> str:
-    parts = []
-    if draw(st.booleans()):
-        parts.append("# " + sentence(draw))
-    for _ in range(draw(st.integers(1, 8))):
-        kind = draw(st.sampled_from(["heading", "para", "para", "table", "list"]))
-        if kind == "heading":
-            parts.append("#" * draw(st.integers(2, 4)) + " " + sentence(draw).rstrip(".।?:"))
-        elif kind == "para":
-            parts.append(" ".join(sentence(draw) for _ in range(draw(st.integers(1, 12)))))
-        elif kind == "table":
-            cols = draw(st.integers(2, 4))
-            head = "| " + " | ".join(f"H{i}" for i in range(cols)) + " |"
-            rows = [head, "|" + "---|" * cols]
-            for _ in range(draw(st.integers(1, 25))):
-                rows.append("| " + " | ".join(" ".join(draw(st.lists(WORDS, min_size=1, max_size=4)))
-                                              for _ in range(cols)) + " |")
-            parts.append("\n".join(rows))
-        else:
-            lead = sentence(draw)
-            parts.append(lead.rstrip(".।?:") + ":\n\n" + "\n".join(
-                f"{i}. {sentence(draw)}" for i in range(1, draw(st.integers(2, 15)))))
-    return "\n\n".join(parts) + "\n"
 
 
 def doc_of(text: str) -> Document:

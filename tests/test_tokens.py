@@ -9,7 +9,7 @@ from tokenizers import Tokenizer
 
 from seamcut.tokens import E5Sizer, HFTokenizerSizer, load_sizer, unit_sizer
 
-from .conftest import DATA
+from tests.helpers.data import DATA
 
 
 def test_default_is_the_bundled_e5_and_counts_prefix_and_specials():

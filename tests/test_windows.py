@@ -22,9 +22,9 @@ from seamcut.strategies.windows import WINDOW_CHARS, borders, windows
 from seamcut.text import is_blank
 from seamcut.tokens import load_sizer, unit_sizer
 
-from .conftest import DATA
-from .test_invariants import RANDOM_TEXT, TOKENIZERS, check_tiling, sizes
-from .test_structure import markdown_docs
+from tests.helpers.data import DATA
+from tests.helpers.invariants import TOKENIZERS, check_tiling
+from tests.helpers.random_text import RANDOM_TEXT, markdown_docs, sizes
 
 SETTINGS = settings(max_examples=int(os.environ.get("SEAMCUT_EXAMPLES", "25")), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -1,6 +1,6 @@
 """The bad-file figure of issue 13: every kind of bad file read, each one alone and all in a batch.
 
-Each file of ``tests/robustness/badfiles.py`` (qpdf's 92 damaged PDFs and seamcut's own kinds)
+Each file of ``tests/helpers/badfiles.py`` (qpdf's 92 damaged PDFs and seamcut's own kinds)
 is read by ``seamcut.read`` in a fresh process under seamcut's memory watchdog (``--memory-cap``
 MiB) and a wall-clock limit (``--timeout`` s): the outcome (text, a clear error naming the file,
 a crash = any other exception, or stopped at the time limit or the memory cap), its seconds
@@ -30,7 +30,7 @@ ROOT = HERE.parents[1]
 sys.path[:0] = [str(ROOT / "src"), str(ROOT), str(HERE.parent / "common")]
 
 import record  # noqa: E402
-from tests.robustness.badfiles import make_all  # noqa: E402
+from tests.helpers.badfiles import make_all  # noqa: E402
 
 OVER_CAP = 86  # seamcut.runtime.processes.OVER_MEMORY_EXIT
 
@@ -41,7 +41,7 @@ def read_alone(path: Path, cap_mb: int, timeout: float) -> dict:
            "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT), os.environ.get("PYTHONPATH", "")])}
     t0 = time.perf_counter()
     try:
-        r = subprocess.run([sys.executable, "-m", "tests.robustness.read_each", "--memory-cap", str(cap_mb),
+        r = subprocess.run([sys.executable, "-m", "tests.helpers.read_each", "--memory-cap", str(cap_mb),
                             str(path)], capture_output=True, text=True, timeout=timeout, env=env, cwd=ROOT)
     except subprocess.TimeoutExpired:
         # past the per-file limit: the pool stops such a file and names the limit; a hang and

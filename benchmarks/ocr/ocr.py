@@ -56,7 +56,7 @@ HELPLINE = REPO / "examples" / "helpline"
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(HERE.parent / "common"))
 import record  # noqa: E402
-from tests.levenshtein import levenshtein  # noqa: E402
+from tests.helpers.levenshtein import levenshtein  # noqa: E402
 
 DOCLING_OCR = REPO.parent / "shared" / "data" / "pdfs" / "docling" / "ocr"
 #: the code before issue 36 (the OCR that reads a page twice)

@@ -10,7 +10,7 @@ from seamcut.pipeline.worker_embedder import WorkerEmbedder
 from seamcut.embed import load_embedder
 from seamcut.evaluate import compare, load_questions
 from seamcut.readers import read
-from tests.test_index import write_docs
+from tests.helpers.small_docs import write_docs
 
 QUESTIONS = """\
 - id: w

@@ -5,7 +5,6 @@ twice, agree with the exhaustive search, and write every key of the JSON contrac
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 
@@ -18,34 +17,7 @@ from seamcut.evaluate.tune_journal import Journal
 from seamcut.evaluate.tune_plan import plan
 from seamcut.evaluate.tune_result import write_tune_json
 from seamcut.index import Index
-
-WORDS = ("river valley farmer seed rain soil harvest market price water canal village tractor "
-         "fertiliser season cattle milk wheat barley orchard storage grain truck loan credit").split()
-TOPICS = ["kelp", "quinoa", "sorghum", "millet", "cassava", "teff", "lentil", "sesame", "jute",
-          "saffron", "indigo", "vanilla", "cardamom", "cumin", "fennel", "mustard", "taro", "yam"]
-
-SPACE = {"modes": ["vector", "text"], "strategies": {"recursive": {"size": [32, 256], "overlap": 0}}}
-
-
-def make_corpus(folder):
-    """Six documents of three sections each; a question per section whose answer is the whole
-    paragraph under it (its first 45 words)."""
-    rng = random.Random(7)
-    docs = folder / "docs"
-    docs.mkdir()
-    questions = []
-    for d in range(6):
-        parts = [f"# Crop notes {d}\n"]
-        for s in range(3):
-            topic = TOPICS[3 * d + s]
-            words = [rng.choice(WORDS) for _ in range(60)]
-            words[0:3] = [f"The", topic, "notes:"]
-            paragraph = " ".join(words) + "."
-            parts.append(f"## {topic.title()} growing\n\n{paragraph}\n")
-            questions.append(Question(f"d{d}s{s}", f"What do the notes say about {topic} growing?",
-                                      (" ".join(words[:45]),), source=f"doc{d}.md"))
-        (docs / f"doc{d}.md").write_text("\n".join(parts), encoding="utf-8")
-    return docs, questions
+from tests.helpers.tune_corpus import SPACE, make_corpus, without_timings
 
 
 @pytest.fixture(scope="module")
@@ -61,16 +33,6 @@ def run(setup, **kw):
     kw.setdefault("defaults", ["recursive"])
     return tune([docs], questions, embedder=embedder, workdir=tmp / "work", space=parse_space(SPACE),
                 progress=False, limits=Limits(workers=1), **kw)
-
-
-def _without_timings(data):
-    data = json.loads(json.dumps(data))
-    for row in data["rounds"] + data["log"] + data["points"] + data["pareto"]:
-        row.pop("seconds", None)
-        row.pop("embedded_tokens", None)  # the second run embeds nothing: the cache
-        row.pop("chunking_tokens", None)
-    data.pop("cost")
-    return data
 
 
 def test_halving_finds_the_clear_winner_and_drops_the_hopeless_by_a_paired_test(setup, tmp_path):
@@ -115,7 +77,7 @@ def test_halving_finds_the_clear_winner_and_drops_the_hopeless_by_a_paired_test(
 
     # the same inputs and seed: the same result but for timings (the second run only searches)
     again = run(setup)
-    assert _without_timings(again.to_json()) == _without_timings(data)
+    assert without_timings(again.to_json()) == without_timings(data)
     assert again.cost["embedded_tokens"] == 0
 
     # every candidate on everything, in one round: the same winner

@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 import yaml
 
 from seamcut.pipeline.corpus import Limits
@@ -20,8 +21,7 @@ from seamcut.embed import load_embedder
 from seamcut.evaluate.space import parse_space
 from seamcut.evaluate.tune import tune
 from seamcut.evaluate.tune_journal import FILE, Journal, Spent
-
-from .test_tune import SPACE, _without_timings, make_corpus
+from tests.helpers.tune_corpus import SPACE, make_corpus, without_timings
 
 
 def _tune(tmp, docs, name: str) -> subprocess.Popen:
@@ -43,6 +43,7 @@ def _in_process(tmp, docs, questions, name: str, embedder=None) -> dict:
     return json.loads(json.dumps(result.to_json()).replace(str(tmp / name / "work"), "WORK"))
 
 
+@pytest.mark.slow
 def test_a_tune_killed_mid_build_is_resumed_with_its_cost_carried_on(tmp_path):
     docs, questions = make_corpus(tmp_path)
     (tmp_path / "questions.yaml").write_text(yaml.safe_dump(
@@ -69,7 +70,7 @@ def test_a_tune_killed_mid_build_is_resumed_with_its_cost_carried_on(tmp_path):
     assert sum(p["tokens"] for p in stopped["pieces"].values()) < expected["cost"]["embedded_tokens"]
 
     resumed = _in_process(tmp_path, docs, questions, "killed")
-    assert _without_timings(resumed) == _without_timings(expected)
+    assert without_timings(resumed) == without_timings(expected)
     assert resumed["cost"]["runs"] == 2 and expected["cost"]["runs"] == 1
     # what was embedded before the kill is counted once, as in the run that was not stopped
     for key in ("embedded_tokens", "search_tokens", "versus_tokens", "index_tokens"):
@@ -80,6 +81,7 @@ def test_a_tune_killed_mid_build_is_resumed_with_its_cost_carried_on(tmp_path):
     assert json.loads(journal.read_text(encoding="utf-8"))["finished"]
 
 
+@pytest.mark.slow
 def test_a_tune_whose_folder_is_lost_but_for_its_journal_builds_only_what_it_had_not_finished(tmp_path):
     """The machine gone mid-search, its journal copied to a fresh folder with a fresh embedding
     cache (no index, no vector left): the pieces the journal says were finished are taken from
@@ -113,7 +115,7 @@ def test_a_tune_whose_folder_is_lost_but_for_its_journal_builds_only_what_it_had
 
     embedder = load_embedder(None, cache=tmp_path / "lost" / "cache" / "embeddings")
     resumed = _in_process(tmp_path, docs, questions, "lost", embedder)
-    assert _without_timings(resumed) == _without_timings(expected)
+    assert without_timings(resumed) == without_timings(expected)
     assert resumed["cost"]["runs"] == 2
     # the finished pieces were not built again: their indexes were not made, their tokens not embedded
     for piece in finished.values():

@@ -24,7 +24,8 @@ import pytest
 
 from seamcut.index import Index
 from seamcut.index.lock import holder_of
-from tests.test_build import DATA, _docs, _rows
+from tests.helpers.build_runs import flores_docs, index_rows
+from tests.helpers.data import DATA
 
 ROOT = Path(__file__).resolve().parents[2]
 RECURSIVE = ("-s", "recursive", "--size", "64", "--overlap", "0")
@@ -112,7 +113,7 @@ def _answers(db: Path | Index) -> dict[str, list[str]]:
 
 def _consistent(db: Path) -> dict[str, list[dict]]:
     """The rows of ``db``, checked: no duplicates, no chunk without its document, no journal."""
-    rows = _rows(db)
+    rows = index_rows(db)
     ids = [r["id"] for r in rows["chunks"]]
     assert len(ids) == len(set(ids)), "duplicate chunks"
     docs = {r["doc_id"] for r in rows["documents"]}
@@ -145,13 +146,14 @@ def _copy(src: Path, dst: Path) -> Path:
     return dst
 
 
+@pytest.mark.slow
 def test_an_update_killed_while_replacing_files_and_folding_the_text_index_resumes(tmp_path):
     """Killed three times in one update of changed files: while old rows are deleted, while new
     rows are added, while the text index takes them in (optimize); and, in another copy, while
     old versions are cleaned up (the second optimize, after the publish: a run killed in the
     first may have left nothing for the next to do, so not in the same sequence). After each kill the index answers in every mode with whole documents only, and
     the next run ends with the rows and the answers of an uninterrupted update."""
-    docs = _docs(tmp_path / "docs")
+    docs = flores_docs(tmp_path / "docs")
     base = tmp_path / "base"
     rc, err, _ = _seamcut("index", str(docs), "--db", str(base), *RECURSIVE, "--batch", "8")
     assert rc == 0, err
@@ -175,7 +177,7 @@ def test_an_update_killed_while_replacing_files_and_folding_the_text_index_resum
     assert rc == 0, err
     err = _finished(uninterrupted, tmp_path / "whole.err")
     assert "1 file(s) added, 5 replaced, 7 unchanged" in err, err
-    _same_rows(_consistent(db), _rows(whole))
+    _same_rows(_consistent(db), index_rows(whole))
     assert _answers(db) == _answers(whole)
     assert Index(db).is_finished()
 
@@ -186,7 +188,7 @@ def test_an_update_killed_while_replacing_files_and_folding_the_text_index_resum
     assert _answers(cleaned) == _answers(whole)
     rc, err, _ = _seamcut("index", str(docs), "--db", str(cleaned), *RECURSIVE, "--batch", "8")
     assert rc == 0, err
-    _same_rows(_consistent(cleaned), _rows(whole))
+    _same_rows(_consistent(cleaned), index_rows(whole))
 
 
 def test_a_search_beside_an_update_sees_the_last_published_state_never_a_half_written_batch(tmp_path):
@@ -196,7 +198,7 @@ def test_a_search_beside_an_update_sees_the_last_published_state_never_a_half_wr
     no chunk without its document, and at the first batch the answers of before the update;
     a reader kept open all along (as a server holds one) answers the same, and afterwards as
     the finished update does."""
-    docs = _docs(tmp_path / "docs")
+    docs = flores_docs(tmp_path / "docs")
     db = tmp_path / "db"
     rc, err, _ = _seamcut("index", str(docs), "--db", str(db), *RECURSIVE, "--batch", "8")
     assert rc == 0, err
@@ -225,13 +227,14 @@ def test_a_search_beside_an_update_sees_the_last_published_state_never_a_half_wr
     assert after[1] == 13 and after[0] != before[0] and after == state(Index(db))
 
 
+@pytest.mark.slow
 def test_a_first_build_killed_while_its_text_indexes_are_made_answers_and_completes(tmp_path, caplog):
     """A parent-child index whose parents are ranked by their own words has two full-text
     indexes. Killed as the first is made, it makes it when first searched by words; killed as
     the second is made, the next run makes it. Either way it answers as an uninterrupted build
     does. (Killed as the call starts: a small index's text index can be made before a kill a
     few milliseconds later lands, and the test would not know which state it checks.)"""
-    docs = _docs(tmp_path / "docs")
+    docs = flores_docs(tmp_path / "docs")
     whole = tmp_path / "whole"  # the uninterrupted build, run meanwhile
     uninterrupted = _start("index", str(docs), "--db", str(whole), *BLOCKS, log=tmp_path / "whole.err")
 
@@ -240,7 +243,7 @@ def test_a_first_build_killed_while_its_text_indexes_are_made_answers_and_comple
                                kill_at=("create_index", "chunks", 2), pause=0.5)
     assert killed, err
     _finished(uninterrupted, tmp_path / "whole.err")
-    want, want_answers = _rows(whole), _answers(whole)
+    want, want_answers = index_rows(whole), _answers(whole)
     assert not Index(db).is_finished()
     with caplog.at_level("WARNING"):
         assert _answers(db) == want_answers
@@ -281,10 +284,11 @@ app()
 
 
 @pytest.mark.parametrize("table", ["chunks", "parents", "documents"])
+@pytest.mark.slow
 def test_a_first_build_killed_while_creating_a_table_completes_on_the_next_run(tmp_path, table):
     """LanceDB lists a table whose creation was killed before its first version, and cannot open
     it: the next run removes it (it held no row) and builds the rest as an uninterrupted run."""
-    docs = _docs(tmp_path / "docs", 6)
+    docs = flores_docs(tmp_path / "docs", 6)
     whole = tmp_path / "whole"
     rc, err, _ = _seamcut("index", str(docs), "--db", str(whole), *BLOCKS)
     assert rc == 0, err
@@ -297,7 +301,7 @@ def test_a_first_build_killed_while_creating_a_table_completes_on_the_next_run(t
     assert listed.is_dir() and not any(listed.glob("_versions/*"))
     rc, err, _ = _seamcut("index", str(docs), "--db", str(db), *BLOCKS)
     assert rc == 0 and "0 failed" in err, err
-    _same_rows(_consistent(db), _rows(whole))
+    _same_rows(_consistent(db), index_rows(whole))
     assert _answers(db) == _answers(whole)
 
 
@@ -315,12 +319,13 @@ def _finished(p: subprocess.Popen, log: Path) -> str:
     return err
 
 
+@pytest.mark.slow
 def test_two_processes_updating_one_index_wait_or_say_who_holds_it(tmp_path):
     """While one build runs: a second with --wait 0 refuses at once and a third with --wait 1
     after a second, each naming the first (pid, host, since when); a fourth waits, saying so,
     and when the first is killed (-9: its lock dies with it) goes on and completes the index.
     A search meanwhile needs no lock."""
-    docs = _docs(tmp_path / "docs", n=40)
+    docs = flores_docs(tmp_path / "docs", n=40)
     db = tmp_path / "db"
     first = _start("index", str(docs), "--db", str(db), *RECURSIVE, "--batch", "8", "--workers", "1",
                    log=tmp_path / "first.err")
@@ -377,7 +382,7 @@ def _swap(docs: Path) -> None:
 def swapped(tmp_path_factory) -> tuple[Path, Path, Path]:
     """The documents (swapped), an index of them before the swap, and one updated after it."""
     tmp = tmp_path_factory.mktemp("full")
-    docs = _docs(tmp / "docs")
+    docs = flores_docs(tmp / "docs")
     _big(docs)
     base = tmp / "base"
     rc, err, _ = _seamcut("index", str(docs), "--db", str(base), *RECURSIVE)
@@ -428,7 +433,7 @@ def test_a_write_past_the_file_size_limit_is_undone_and_the_next_run_completes(t
     _check_full(err, rc, db, base, after, "a file would pass this process's file size limit (ulimit -f)")
     rc, err, _ = _seamcut("index", str(docs), "--db", str(db), *RECURSIVE)
     assert rc == 0 and "0 file(s) added, 2 replaced, 11 unchanged" in err, err
-    _same_rows(_consistent(db), _rows(after))
+    _same_rows(_consistent(db), index_rows(after))
     assert _answers(db) == _answers(after)
 
 
@@ -478,5 +483,5 @@ def test_a_full_disk_gives_a_clear_error_keeps_the_index_and_the_next_run_comple
     _check_full(full["err"].replace(str(mnt / "db"), str(out / "full")), full["rc"], out / "full", base,
                 after, "the disk is full")
     assert room["rc"] == 0 and "0 file(s) added, 2 replaced, 11 unchanged" in room["err"], room["err"]
-    _same_rows(_consistent(out / "room"), _rows(after))
+    _same_rows(_consistent(out / "room"), index_rows(after))
     assert _answers(out / "room") == _answers(after)

@@ -14,7 +14,7 @@ import pytest
 
 from seamcut.errors import InputError
 
-from ..levenshtein import levenshtein
+from tests.helpers.levenshtein import levenshtein
 
 pytest.importorskip("pytesseract")
 PIL = pytest.importorskip("PIL")

@@ -11,8 +11,8 @@ import pytest
 from seamcut.errors import InputError
 from seamcut.readers.pdf import garble_score, is_garbled, join_lines, read_pdf
 
-from tests.robustness.badfiles import pdf_file as _pdf_file
-from tests.robustness.badfiles import stream as _stream
+from tests.helpers.badfiles import pdf_file as _pdf_file
+from tests.helpers.badfiles import stream as _stream
 
 PDFS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "pdfs"
 

@@ -18,7 +18,7 @@ import pytest
 
 from seamcut.pipeline.corpus import Limits, read_corpus
 
-from .badfiles import KINDS, make_all, many_pages
+from tests.helpers.badfiles import KINDS, make_all, many_pages
 
 ROOT = Path(__file__).resolve().parents[2]
 SCALE = int(os.environ.get("SEAMCUT_BADFILES_SCALE", "1"))
@@ -40,7 +40,7 @@ def bad(tmp_path_factory) -> dict[str, list[Path]]:
 def read_each(paths: list[Path], memory_mb: int = MEMORY_MB, timeout: float = 600) -> tuple[list[dict], str]:
     """Each path read by ``seamcut.read`` in one child process under the memory cap: its
     outcomes, and the child's standard error."""
-    r = subprocess.run([sys.executable, "-m", "tests.robustness.read_each", "--memory-cap", str(memory_mb),
+    r = subprocess.run([sys.executable, "-m", "tests.helpers.read_each", "--memory-cap", str(memory_mb),
                         *map(str, paths)], capture_output=True, text=True, timeout=timeout, env=ENV, cwd=ROOT)
     assert r.returncode == 0, f"reader process exited {r.returncode} (86: over {memory_mb} MiB): {r.stderr[-3000:]}"
     return [json.loads(line) for line in r.stdout.splitlines()], r.stderr

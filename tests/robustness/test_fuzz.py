@@ -4,7 +4,7 @@ crashes fuzzing found, kept as regression files.
 Readers: a seed file of each format (PDF, DOCX, HTML, Markdown, text) mutated (bytes flipped,
 inserted, deleted, runs repeated, the rest cut, interesting tokens written in) is a Document with
 text or an ``InputError`` naming the file, never another exception. Strategies: random Documents
-with random elements keep DESIGN.md's invariants (``tests/test_invariants.check_invariants``).
+with random elements keep DESIGN.md's invariants (``tests.helpers.invariants.check_invariants``).
 ``SEAMCUT_FUZZ_EXAMPLES`` (default 120: 24 files per format, 60 documents per strategy) sizes the hunt; ``fuzz/`` holds
 the atheris harnesses for longer runs.
 """
@@ -16,12 +16,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.test_invariants import STRATEGIES, check_invariants, check_tiling
-
-from .fuzzing import FORMATS, mutate, random_document, read_bytes, regression_files, seeds
+from tests.helpers.fuzzing import FORMATS, mutate, random_document, read_bytes, regression_files, seeds
+from tests.helpers.invariants import STRATEGIES, check_invariants, check_tiling
 
 EXAMPLES = int(os.environ.get("SEAMCUT_FUZZ_EXAMPLES", "120"))
-FAST = settings(max_examples=EXAMPLES, deadline=None, derandomize=False,
+FAST = settings(max_examples=EXAMPLES, deadline=None,  # derandomized or not: the profile (conftest)
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 OPS = st.lists(st.tuples(st.integers(0, 5), st.integers(0, 2**20), st.integers(0, 255)), min_size=1, max_size=8)
 

@@ -1,6 +1,6 @@
 """Read files with ``seamcut.read`` in this process and print one JSON line per file.
 
-``python -m tests.robustness.read_each [--memory-cap MB] PATH...``: each line holds the path, the
+``python -m tests.helpers.read_each [--memory-cap MB] PATH...``: each line holds the path, the
 outcome (``text``: a document with text; ``error``: an ``InputError``; ``crash``: any other
 exception, with its traceback), the characters read or the message, the seconds it took and
 the process's peak resident memory so far in MiB (Tesseract's included). The memory cap is

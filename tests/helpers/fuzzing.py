@@ -1,6 +1,6 @@
-"""What the fuzzers share (``fuzz/`` with atheris, ``test_fuzz.py`` with hypothesis): seed files of
-each format, the reader check ("an ``InputError`` naming the file, or a ``Document`` with text;
-never another exception") and random Documents for the strategies.
+"""What the fuzzers share (``fuzz/`` with atheris, ``tests/robustness/test_fuzz.py`` with
+hypothesis): seed files of each format, the reader check ("an ``InputError`` naming the file, or
+a ``Document`` with text; never another exception") and random Documents for the strategies.
 
 A fuzz input for the readers is one format byte (``FORMATS[b % 5]``) and then the file's bytes.
 """
@@ -140,5 +140,5 @@ def random_document(text: str, picks: list[tuple[int, int, int, int]], pages: li
 
 def regression_files() -> list[Path]:
     """The inputs fuzzing found crashes with, kept as regression files."""
-    folder = Path(__file__).parent / "regressions"
+    folder = Path(__file__).resolve().parents[1] / "robustness" / "regressions"
     return sorted(p for p in folder.iterdir() if p.is_file() and p.name != "README.md") if folder.is_dir() else []

@@ -18,7 +18,9 @@ import zlib
 from pathlib import Path
 from typing import Callable
 
-BADPDF = Path(__file__).resolve().parents[3] / "shared" / "data" / "badpdf"
+from .data import DATA
+
+BADPDF = DATA / "badpdf"
 MiB = 2**20
 
 # -- PDF building ---------------------------------------------------------------------------
