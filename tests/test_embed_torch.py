@@ -210,7 +210,7 @@ def test_model_on_device():
 def test_cutting_workers_load_the_twin_on_one_thread():
     import torch
 
-    from seamcut.pipeline.worker_embedder import WorkerEmbedder
+    from seamcut.embed.worker import WorkerEmbedder
     threads = torch.get_num_threads()
     try:
         emb = WorkerEmbedder("e5-torch", twin().name).loaded

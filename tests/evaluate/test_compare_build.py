@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from seamcut.pipeline.worker_embedder import WorkerEmbedder
+from seamcut.embed.worker import WorkerEmbedder
 from seamcut.embed import load_embedder
 from seamcut.evaluate import compare, load_questions
 from seamcut.readers import read

