@@ -26,12 +26,13 @@ import argparse
 import gzip
 import json
 import os
-import resource
 import subprocess
+import threading
 import sys
 import time
 from pathlib import Path
 
+import psutil
 import pypdfium2
 import yaml
 
@@ -70,21 +71,55 @@ def take_slice(corpus: Path, sample: int, folder: Path) -> tuple[list[Path], lis
     return files, kept, pages
 
 
-def run_for_json(cmd: list[str], env: dict[str, str], result: Path) -> int:
+def run_for_json(cmd: list[str], env: dict[str, str], result: Path) -> tuple[int, float]:
     """Run a seamcut command that writes ``result``; its exit code, 0 or 1 (1: some files failed,
-    which the JSON names: the results are kept). Exits where it wrote no JSON."""
+    which the JSON names: the results are kept), and the CPU seconds its process tree took.
+    Exits where it wrote no JSON."""
     result.unlink(missing_ok=True)
-    rc = subprocess.run(cmd, env=env).returncode
+    proc = subprocess.Popen(cmd, env=env)
+    cpu = TreeCPU(proc.pid)
+    cpu.start()
+    rc = proc.wait()
+    cpu.done.set()
+    cpu.join()
     if rc not in (0, 1) or not result.is_file():
         sys.exit(f"{' '.join(cmd[2:4])} exited {rc} without writing {result}")
-    return rc
+    return rc, cpu.seconds
 
 
-def _children_cpu() -> float:
-    """CPU seconds (user and system) of the finished child processes, their workers included: the
-    machine here is shared, so a part's wall time is read beside the CPU it took."""
-    used = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return used.ru_utime + used.ru_stime
+class TreeCPU(threading.Thread):
+    """CPU seconds (user and system) of a process and every process under it, sampled every
+    ``every`` seconds (each process's last sample counts, so at most ``every`` seconds of each
+    are missed): the machine here is shared, so a part's wall time is read beside the CPU it
+    took. (The children's rusage missed the reading and embedding workers: a fork server's
+    children are not reaped by the command itself.)"""
+
+    def __init__(self, pid: int, every: float = 1.0) -> None:
+        super().__init__(daemon=True)
+        self.pid, self.every = pid, every
+        self.seen: dict[tuple[int, float], float] = {}
+        self.done = threading.Event()
+
+    def sample(self) -> None:
+        try:
+            top = psutil.Process(self.pid)
+            procs = [top, *top.children(recursive=True)]
+        except psutil.Error:
+            return
+        for p in procs:
+            try:
+                t = p.cpu_times()
+                self.seen[(p.pid, p.create_time())] = t.user + t.system
+            except psutil.Error:
+                pass
+
+    def run(self) -> None:
+        while not self.done.wait(self.every):
+            self.sample()
+
+    @property
+    def seconds(self) -> float:
+        return sum(self.seen.values())
 
 
 def commit() -> str:
@@ -139,8 +174,11 @@ def main() -> None:
                     "parts": {r["strategies"][0]["name"]: {k: r["slice"].get(k) for k in ("wall_seconds", "cpu_seconds", "commit", "ran", "recorded")}
                               for r in runs}}
     written = record.write_json(results.with_name(results.name + ".json"), run, indent=1, gzip_over=record.GZIP_OVER)
-    subprocess.run([sys.executable, str(HERE.parent / "common" / "compare_table.py"), str(written),
-                    "--out", str(results), "--indexes", str(out / "index")], check=True)
+    table = [sys.executable, str(HERE.parent / "common" / "compare_table.py"), str(written), "--out", str(results)]
+    if subprocess.run([*table, "--indexes", str(out / "index")]).returncode != 0:
+        # parts made on another machine left no index here: the table without the named-source column
+        print("the named-source column needs every part's index in this --out folder; left out", flush=True)
+        subprocess.run(table, check=True)
     print(f"compare wall time {run['slice']['wall_seconds'] / 60:.1f} min (the parts together); "
           f"wrote {written}, {results}.md, .png")
 
@@ -161,9 +199,9 @@ def run_part(name: str, part: Path, the_slice: dict, out: Path, qfile: Path, cor
            "--catalog", str(corpus / "catalog.csv"), "--out", str(out), "--json", str(out / "compare.json"),
            "--strategies", name, *flags]
     print(" ".join(cmd), flush=True)
-    t0, cpu0 = time.monotonic(), _children_cpu()
-    rc = run_for_json(cmd, {**os.environ, "OMP_NUM_THREADS": "1"}, out / "compare.json")
-    wall, cpu = time.monotonic() - t0, _children_cpu() - cpu0
+    t0 = time.monotonic()
+    rc, cpu = run_for_json(cmd, {**os.environ, "OMP_NUM_THREADS": "1"}, out / "compare.json")
+    wall = time.monotonic() - t0
     run = json.loads((out / "compare.json").read_text(encoding="utf-8"))
     run["slice"] = {**the_slice, "wall_seconds": round(wall, 1), "cpu_seconds": round(cpu, 1),
                     "exit_code": rc, "commit": commit(), "recorded": record.stamp(),

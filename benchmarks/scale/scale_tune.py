@@ -184,11 +184,11 @@ def main() -> None:
                "SEAMCUT_CACHE": str(cold_cache(out, a.resume or carried))}
         t0 = time.monotonic()
         with keeping(journal, a.journal):
-            rc = run_for_json(cmd, env, out / "tune.json")
+            rc, cpu = run_for_json(cmd, env, out / "tune.json")
         data = json.loads((out / "tune.json").read_text(encoding="utf-8"))
         data["slice"] = {"corpus": str(corpus), "sample": a.sample, "files": len(files), "pages": pages,
                          "questions": len(questions), "wall_seconds": round(time.monotonic() - t0, 1),
-                         "flags": flags, "exit_code": rc}
+                         "cpu_seconds": round(cpu, 1), "flags": flags, "exit_code": rc}
         record.write_json(results.with_name(results.name + ".json"), data, indent=1)
         shutil.copyfile(out / "tune.html", results.with_name(results.name + ".html"))
     data = record.read_json(results.with_name(results.name + ".json"))
