@@ -142,3 +142,18 @@ def test_test_modules_share_code_through_helpers_only() -> None:
              if (bad := {m for m in _imported_test_modules(p)
                          if not (m == "tests.helpers" or m.startswith("tests.helpers."))})}
     assert not wrong, f"test code imported from outside tests/helpers: {wrong}"
+
+
+#: folders of tests/ that are not a package of src/seamcut: shared test code, whole-tool robustness
+#: checks (bad files, fuzzing), stored snapshots
+NOT_PACKAGES = {"helpers", "robustness", "snapshots", "__pycache__"}
+
+
+def test_tests_are_laid_out_like_src() -> None:
+    """Each folder of tests/ holds the tests of the src/seamcut package of its name; the tests
+    left at the top are about the whole tool (the API, the docs, the guide's demos, snapshots)."""
+    packages = {p.name for p in (SRC / "seamcut").iterdir() if (p / "__init__.py").is_file()}
+    folders = {p.name for p in TESTS.iterdir() if p.is_dir()} - NOT_PACKAGES
+    assert folders <= packages, f"test folders with no package of that name: {sorted(folders - packages)}"
+    top = {p.stem.removeprefix("test_") for p in TESTS.glob("test_*.py")}
+    assert not top & packages, f"tests of a package left at the top: {sorted(top & packages)}"

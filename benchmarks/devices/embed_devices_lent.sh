@@ -51,7 +51,7 @@ run|test)
       --json "$OUT/$(date -u +%F)-h200.json" 2>&1 | tee "$OUT/$(date -u +%F)-h200.log"
   else  # the twin's tests where torch sees the GPU (their CUDA branches run nowhere else); FLORES as the tests find it
     [ -d ../shared/data/flores200 ] || { mkdir -p ../shared/data && cp -r .dev/b/flores200 ../shared/data/; }
-    $PY -m pytest -q -p no:cacheprovider tests/test_embed_torch.py -k "${TESTS:-not helpline and not cli and not cutting_workers}" \
+    $PY -m pytest -q -p no:cacheprovider tests/embed/test_embed_torch.py -k "${TESTS:-not helpline and not cli and not cutting_workers}" \
       2>&1 | tee "$OUT/$(date -u +%F)-test-embed-torch-cuda.log"
   fi ;;
 *) echo "usage: $0 prepare | stash | run | test" >&2; exit 2 ;;

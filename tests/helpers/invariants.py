@@ -9,7 +9,7 @@ from seamcut.tokens import load_sizer, unit_sizer
 
 from .data import minilm_tokenizer_path
 
-STRATEGIES = [s for s in REGISTRY if s != "parent-child"]  # nested spans: tests/test_structure.py
+STRATEGIES = [s for s in REGISTRY if s != "parent-child"]  # nested spans: tests/strategies/test_structure.py
 
 TOKENIZERS = {
     "default": None,

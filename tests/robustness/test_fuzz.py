@@ -70,7 +70,7 @@ def test_regression_file_is_read_or_a_named_error(path, tmp_path):
         for strategy in ("structure", "parent-child", "recursive"):
             if strategy in STRATEGIES:
                 check_invariants(got, strategy, 100, 0, "tokens", None)
-            else:  # parent-child: its children tile the text (tests/test_structure.py checks parents)
+            else:  # parent-child: its children tile the text (tests/strategies/test_structure.py checks parents)
                 import seamcut
                 chunks = [c for c in seamcut.chunk(got, strategy=strategy, size=100, overlap=0)
                           if c.parent_id is not None]

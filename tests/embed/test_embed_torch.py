@@ -19,7 +19,7 @@ from seamcut.embed import E5Embedder, load_embedder
 from seamcut.embed.e5 import E5Tokens, cosine_rows, dequantize_q4, model_file
 from seamcut.embed.e5_torch import TorchE5Embedder
 
-HELPLINE = Path(__file__).resolve().parents[1] / "examples" / "helpline"
+HELPLINE = Path(__file__).resolve().parents[2] / "examples" / "helpline"
 FLORES = DATA / "flores200"
 if not FLORES.is_dir():
     pytest.skip(f"FLORES-200 not found at {FLORES}", allow_module_level=True)

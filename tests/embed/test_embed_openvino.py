@@ -18,7 +18,7 @@ from seamcut.embed.e5_openvino import OpenVINOE5Embedder, build_onnx, cached_mod
 
 from tests.helpers.data import DATA
 
-HELPLINE = Path(__file__).resolve().parents[1] / "examples" / "helpline"
+HELPLINE = Path(__file__).resolve().parents[2] / "examples" / "helpline"
 FLORES = DATA / "flores200"
 
 

@@ -40,7 +40,7 @@ def test_the_default_embedder_sends_no_telemetry_and_writes_nothing_home(tmp_pat
     home.mkdir()
     env = dict(os.environ, HOME=str(home), SEAMCUT_CACHE=str(cache_root()), OMP_NUM_THREADS="1")
     env.pop("CI", None)  # OpenVINO's own CI switch must not be what keeps it quiet here
-    src = Path(__file__).resolve().parents[1] / "src"
+    src = Path(__file__).resolve().parents[2] / "src"
     env["PYTHONPATH"] = os.pathsep.join([str(src), env.get("PYTHONPATH", "")])
     out = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True, text=True,
                          timeout=300, cwd=tmp_path)

@@ -157,7 +157,7 @@ def test_parent_child_refuses_an_unknown_parent_unit():
 def test_parent_child_on_the_helpline_whitefly_table():
     from pathlib import Path
 
-    d = seamcut.read(Path(__file__).resolve().parents[1] / "examples" / "helpline" / "cotton-manual.pdf")
+    d = seamcut.read(Path(__file__).resolve().parents[2] / "examples" / "helpline" / "cotton-manual.pdf")
     chunks = seamcut.chunk(d, strategy="parent-child")
     child = next(c for c in chunks if c.metadata["role"] == "child" and "Whitefly | 2 ml per litre" in c.text)
     assert child.tokens <= 100
@@ -200,7 +200,7 @@ def test_overlap_beside_a_context_leaves_room_to_move_on():
     them one to three characters long."""
     from pathlib import Path
 
-    d = seamcut.read(Path(__file__).resolve().parents[1] / "examples" / "helpline" / "cotton-manual.pdf")
+    d = seamcut.read(Path(__file__).resolve().parents[2] / "examples" / "helpline" / "cotton-manual.pdf")
     chunks = seamcut.chunk(d, strategy="structure", size=64)
     assert len(chunks) <= len(seamcut.chunk(d, strategy="recursive", size=64))
     assert min(len(c.body.strip()) for c in chunks) >= 4

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FIELDS = {"id", "doc_id", "source", "start", "end", "context", "text", "tokens", "pages",
           "heading_path", "language", "strategy", "parent_id", "metadata"}
 

@@ -14,7 +14,7 @@ import pytest
 from seamcut.embed import (CachedEmbedder, E5Embedder, EmbeddingAPIError, EmbeddingCache,
                            LongInputError, OpenAIEmbedder, load_embedder)
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 FLORES = DATA / "flores200"
 
 

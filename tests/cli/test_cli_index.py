@@ -8,7 +8,7 @@ import pytest
 
 from tests.helpers.cli import run
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.slow

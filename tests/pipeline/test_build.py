@@ -23,7 +23,7 @@ from seamcut.runtime.progress import Steps, Throughput
 from tests.helpers.build_runs import INDEX, flores_docs, index_rows, start_index
 from tests.helpers.pool_jobs import job
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_each_job_runs_isolated_under_its_limits():

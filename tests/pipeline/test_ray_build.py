@@ -29,7 +29,7 @@ from seamcut.pipeline.run import build_index
 from tests.helpers.badfiles import pdf_file, stream
 from tests.helpers.build_runs import INDEX, flores_docs, index_rows, start_index
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 HELPLINE = ROOT / "examples" / "helpline"
 
 
