@@ -133,13 +133,13 @@ def test_every_command_keeps_its_flags_and_defaults():
         "index": {"paths", "--db", "--model", "--device", "--rebuild", "--wait", "--batch", "--stats"} | cut | read | scale | engine,
         "search": {"query", "--db", "-k", "--mode", "--where", "--max-tokens", "--json"},
         "compare": {"paths", "--questions", "-q", "--strategies", "-k", "--budget", "--mode", "--size",
-                    "--overlap", "--unit", "--model", "--device", "--out", "--named-source", "--json",
+                    "--overlap", "--unit", "--model", "--device", "--out", "-o", "--named-source", "--json",
                     "--report"} | read | scale | engine,
         "tune": {"paths", "--questions", "-q", "--budget", "--space", "-k", "--token-budget", "--held-out",
-                 "--seed", "--eta", "--exhaustive", "--versus", "--plan", "--model", "--device", "--out",
+                 "--seed", "--eta", "--exhaustive", "--versus", "--plan", "--model", "--device", "--out", "-o",
                  "--named-source", "--json",
                  "--report"} | read | scale,
-        "view": {"paths", "--strategy", "-s", "--compare", "--out", "--serve", "--port", "--size", "--overlap",
+        "view": {"paths", "--strategy", "-s", "--compare", "--out", "-o", "--serve", "--port", "--size", "--overlap",
                  "--unit", "--tokenizer", "--model"} | read,
     }
     group = typer.main.get_command(app)
@@ -147,6 +147,16 @@ def test_every_command_keeps_its_flags_and_defaults():
     for name, flags in expected.items():
         params = group.commands[name].params
         assert {o for p in params for o in p.opts} == flags, name
+    # one flag, one spelling: a long flag's short form is the same in every command that has both
+    short: dict[str, set[str]] = {}
+    for command in group.commands.values():
+        for p in command.params:
+            longs = [o for o in p.opts if o.startswith("--")]
+            shorts = [o for o in p.opts if not o.startswith("--")]
+            for o in longs:
+                short.setdefault(o, set()).add(shorts[0] if shorts else "")
+    assert short["--out"] == {"-o"}, short["--out"]
+    assert all(len(forms - {""}) <= 1 for forms in short.values()), short
     defaults = {p.name: p.default for p in group.commands["chunk"].params}
     assert defaults["spec"] == "recursive" and defaults["ocr"] == "auto"
     assert {p.name: p.default for p in group.commands["index"].params}["spec"] == "structure"

@@ -39,7 +39,7 @@ def compare_command(
     scale: LimitFlags = LimitFlags(),
     run_on: EngineFlags = EngineFlags(),
     out: Annotated[Path, typer.Option(
-        "--out", help="Folder for the indexes and the misses files.")] = Path("out/compare"),
+        "--out", "-o", help="Folder for the indexes and the misses files.")] = Path("out/compare"),
     named_source: NamedSource = False,
     json_out: JsonOut = None,
     report: ReportOut = None,

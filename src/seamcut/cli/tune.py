@@ -50,7 +50,7 @@ def tune_command(
     reading: ReadFlags = ReadFlags(),
     scale: LimitFlags = LimitFlags(),
     out: Annotated[Path, typer.Option(
-        "--out", help="Folder for the indexes, kept so the next run only searches; a search "
+        "--out", "-o", help="Folder for the indexes, kept so the next run only searches; a search "
                        "stopped before its end is resumed by the next run with the same folder, "
                        "its cost so far carried on.")] = Path("out/tune"),
     named_source: NamedSource = False,

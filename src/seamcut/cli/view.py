@@ -23,7 +23,7 @@ def view_command(
     compare: Annotated[Optional[Path], typer.Option(
         "--compare", help="A `seamcut compare --json` file: draw its strategies and write "
                           "questions.html (what each question got back).")] = None,
-    out: Annotated[Path, typer.Option("--out", help="Folder for the pages.")] = Path("out/view"),
+    out: Annotated[Path, typer.Option("--out", "-o", help="Folder for the pages.")] = Path("out/view"),
     serve: Annotated[bool, typer.Option(
         "--serve", help="Also index the documents (OUT/index/STRATEGY) and serve OUT with a search "
                         "page on http://127.0.0.1:PORT.")] = False,
