@@ -1,21 +1,29 @@
-"""The one error path of the command line: an error becomes ``error: MESSAGE`` on standard error
-and an exit status (2: the command cannot go on; 1: ``read`` could not read its file)."""
+"""The one error path of the command line: an expected error becomes ``error: MESSAGE`` on
+standard error and an exit status (2: the command cannot go on; 1: ``read`` could not read its
+file); any other exception is a bug: its traceback, a line that says so, and exit status 70
+(``EX_SOFTWARE``)."""
 from __future__ import annotations
 
 import functools
+import sys
+import traceback
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, NoReturn
 
 import typer
+from typer.exceptions import TyperException
 from rich.markup import escape
 
-from ..errors import InputError
+from ..errors import SeamcutError
 from .render import err
 
-#: what a command stops on with a message instead of a traceback: a file that cannot be read, and
-#: a setting that cannot be used (a strategy config, a spec, a test set, an index's settings: all
-#: ValueErrors)
-ERRORS: tuple[type[BaseException], ...] = (InputError, ValueError)
+#: what a command stops on with a message instead of a traceback: seamcut's expected failures, a
+#: ValueError (until every one of seamcut's own is a SeamcutError: its settings raise those) and
+#: what the machine refuses (OSError: a folder that cannot be written, a full disk; the message
+#: names the path)
+ERRORS: tuple[type[BaseException], ...] = (SeamcutError, ValueError, OSError)
+#: the exit status of a bug (sysexits.h: EX_SOFTWARE)
+BUG = 70
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
@@ -34,9 +42,18 @@ def on_error(*kinds: type[BaseException], code: int = 2) -> Iterator[None]:
 
 
 def reported(command: Callable[..., Any], *kinds: type[BaseException]) -> Callable[..., Any]:
-    """``command`` with ``on_error(*kinds)`` around it (typer sees the same signature)."""
+    """``command`` with ``on_error(*kinds)`` around it, and any other exception reported as a bug
+    (typer sees the same signature)."""
     @functools.wraps(command)
     def run(*args: Any, **kwargs: Any) -> Any:
-        with on_error(*kinds):
-            return command(*args, **kwargs)
+        try:
+            with on_error(*kinds):
+                return command(*args, **kwargs)
+        except (typer.Exit, typer.Abort, TyperException):  # how typer ends a command, or a usage error
+            raise
+        except Exception as exc:  # noqa: BLE001 - anything not expected is a bug, said so
+            traceback.print_exc(file=sys.stderr)
+            err.print(f"[red]bug:[/] {escape(type(exc).__name__)} is not an error seamcut expects: this "
+                      "is a bug in seamcut; please report it with the traceback above")
+            raise typer.Exit(BUG) from exc
     return run

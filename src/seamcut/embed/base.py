@@ -21,6 +21,7 @@ from typing import Any, Callable, Literal, Sequence
 
 import numpy as np
 
+from ..errors import ConfigError
 from ..runtime.processes import start_context, usable_cpus
 from ..runtime.progress import Steps
 from ..tokens import Sizer
@@ -32,7 +33,7 @@ OnLong = Literal["error", "report"]
 KINDS: tuple[str, ...] = ("passage", "query")
 
 
-class LongInputError(ValueError):
+class LongInputError(ConfigError):
     """Texts over the embedder's maximum input; ``long`` lists them (``LongInput``)."""
 
     def __init__(self, message: str, long: list["LongInput"]) -> None:

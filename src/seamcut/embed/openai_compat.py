@@ -12,13 +12,14 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ..errors import SeamcutError
 from ..tokens import load_sizer
 from .base import Embedder, Kind, LongInput, LongInputError, OnLong
 
 log = logging.getLogger("seamcut.embed")
 
 
-class EmbeddingAPIError(RuntimeError):
+class EmbeddingAPIError(SeamcutError, RuntimeError):
     """An embeddings endpoint failed; ``status`` is the HTTP status (None: no answer)."""
 
     def __init__(self, message: str, status: int | None = None) -> None:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from ..errors import ConfigError
 from .spans import Span
 
 _DIGITS = str.maketrans("०१२३४५६७८९", "0123456789")
@@ -28,7 +29,7 @@ _INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"))
 _WS = re.compile(r"\s+")
 
 
-class QuestionsError(ValueError):
+class QuestionsError(ConfigError):
     """A test set that cannot be used; the message names the file and the line."""
 
 

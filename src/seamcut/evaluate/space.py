@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..errors import ConfigError
 from ..strategies import REGISTRY
 from ..strategies.spec import StrategySpec, option_kinds, parse_spec
 
@@ -31,7 +32,7 @@ MODES = ("vector", "text", "hybrid")
 DEFAULT_SPACE = Path(__file__).with_name("default_space.yaml")
 
 
-class SpaceError(ValueError):
+class SpaceError(ConfigError):
     """A space file that cannot be used; the message names the file and the key."""
 
 

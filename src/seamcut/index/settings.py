@@ -8,6 +8,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Literal, Mapping
 
+from ..errors import ConfigError
+
 SETTINGS_FILE = "seamcut-index.json"
 FORMAT = 1
 #: what BM25 ranks in a parent-child index: the ``parents`` themselves, or their ``children``
@@ -16,7 +18,7 @@ ParentTextRank = Literal["parents", "children"]
 PARENT_TEXT_RANKS = ("parents", "children")
 
 
-class IndexConfigError(ValueError):
+class IndexConfigError(ConfigError):
     """An index folder that cannot be used as asked (another strategy, another model, missing)."""
 
 

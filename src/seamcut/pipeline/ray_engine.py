@@ -29,6 +29,7 @@ from typing import Any, ClassVar, Iterator, Sequence
 
 import numpy as np
 
+from ..errors import ConfigError
 from ..embed import TORCH_TWIN, spec_of
 from ..index import Index
 from ..index.folder import Cut
@@ -49,7 +50,7 @@ FILES_PER_TASK = 4
 FILES_PER_EMBED = 16
 
 
-class RayMissingError(ValueError):
+class RayMissingError(ConfigError):
     """``--engine ray`` without Ray installed (a ValueError: the commands print it as one line)."""
 
 

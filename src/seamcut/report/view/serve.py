@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Mapping
 from urllib.parse import parse_qs, urlsplit
 
+from ...errors import ConfigError
 from ...index import MODES, Index
 from ...strategies.spec import slug
 from ..html import esc
@@ -30,7 +31,7 @@ MOST_K = 100
 DEFAULT_K = 10
 
 
-class QueryError(ValueError):
+class QueryError(ConfigError):
     """A search request that cannot be answered; the message names the parameter and why."""
 
 
