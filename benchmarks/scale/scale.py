@@ -32,6 +32,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -42,14 +43,22 @@ import record  # noqa: E402
 FULL_PAGES = 9000
 
 
+def process_tree(pid: int) -> list[Any]:
+    """A process and all its descendants (``psutil.Process``es; [] once it has ended)."""
+    import psutil
+    try:
+        top = psutil.Process(pid)
+        return [top] + top.children(recursive=True)
+    except psutil.Error:
+        return []
+
+
 def tree_memory(pid: int) -> tuple[int, int, list[tuple[str, int, int]]]:
     """(RSS, PSS) in bytes of a process and all its descendants, and each process's
     (name, RSS, PSS)."""
     import psutil
-    try:
-        top = psutil.Process(pid)
-        family = [top] + top.children(recursive=True)
-    except psutil.Error:
+    family = process_tree(pid)
+    if not family:
         return 0, 0, []
     each = []
     for p in family:

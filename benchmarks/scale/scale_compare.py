@@ -41,7 +41,7 @@ ROOT = HERE.parents[1]
 sys.path[:0] = [str(HERE), str(HERE.parent / "common")]
 
 import record  # noqa: E402
-from scale import FULL_PAGES, make_corpus  # noqa: E402
+from scale import FULL_PAGES, make_corpus, process_tree  # noqa: E402
 
 from seamcut.evaluate import parse_budgets  # noqa: E402
 from seamcut.evaluate.compare import default_strategies  # noqa: E402
@@ -101,12 +101,7 @@ class TreeCPU(threading.Thread):
         self.done = threading.Event()
 
     def sample(self) -> None:
-        try:
-            top = psutil.Process(self.pid)
-            procs = [top, *top.children(recursive=True)]
-        except psutil.Error:
-            return
-        for p in procs:
+        for p in process_tree(self.pid):
             try:
                 t = p.cpu_times()
                 self.seen[(p.pid, p.create_time())] = t.user + t.system
