@@ -1,19 +1,52 @@
 """One progress bar for long work (reading files, embedding, searching): rich, on stderr."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Self
 
 #: seconds between two lines where stderr is not a terminal (a bar's own ``every`` aside)
 EVERY = 5.0
 
 
-class _Ticker:
-    """Where stderr is not a terminal (a log file, CI, a pipe): ``log()`` every ``every`` seconds
-    from a daemon thread, whether or not anything moved meanwhile, so a long run is never silent.
-    ``ticked``: the lines the thread has written."""
-    every: float = EVERY
+class _Bar:
+    """A progress display on stderr: on a terminal a live rich bar of ``total`` steps with the
+    ``columns`` a subclass names; elsewhere (a log file, CI, a pipe) ``log()`` every ``every``
+    seconds from a daemon thread, whether or not anything moved meanwhile, so a long run is never
+    silent. ``ticked``: the lines the thread has written. Nothing is shown where ``show`` is false."""
     ticked: int = 0
     _ticker: Any = None
+
+    def __init__(self, total: int, label: str, show: bool, every: float | None,
+                 terminal: bool | None) -> None:
+        import sys
+        import time
+        self.total, self.label, self.show = total, label, show
+        self.every = EVERY if every is None else every
+        self.terminal = sys.stderr.isatty() if terminal is None else terminal
+        self._clock = time.monotonic
+        self.started = self._clock()
+        self._bar: Any = None
+
+    def _columns(self) -> tuple[Any, ...]:
+        """The rich columns after the description, the bar and ``done/total``."""
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        if self.show and not self.terminal:
+            self._start_ticking()
+        elif self.show:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+            self._bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                 *self._columns(), console=Console(stderr=True), transient=True)
+            self._bar.__enter__()
+            self._task = self._bar.add_task(self.label, total=self.total, rates="")
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._stop_ticking()
+        if self._bar is not None:
+            self._bar.__exit__(*exc)
 
     def _start_ticking(self) -> None:
         import threading
@@ -36,39 +69,21 @@ class _Ticker:
         raise NotImplementedError
 
 
-class Steps(_Ticker):
+class Steps(_Bar):
     """A context manager for a progress bar of ``total`` steps on stderr; nothing is drawn when
     ``show`` is false or there are no steps. ``advance(n, label)`` moves it ``n`` steps and may
     change the text in front of it. Off a terminal, a line every ``every`` seconds instead."""
 
     def __init__(self, total: int, label: str, show: bool = True, every: float | None = None,
                  terminal: bool | None = None) -> None:
-        import sys
-        import time
         # a single step is drawn too: one long step (a tune's last round, one chunking over the whole
         # corpus) is where a silent half hour looks like a hang
-        self.total, self.label, self.show = total, label, show and total > 0
-        self.every = EVERY if every is None else every
-        self.terminal = sys.stderr.isatty() if terminal is None else terminal
+        super().__init__(total, label, show and total > 0, every, terminal)
         self.done, self.text = 0, label
-        self._clock = time.monotonic
-        self.started = self._clock()
-        self._bar: Any = None
 
-    def __enter__(self) -> "Steps":
-        if self.show and not self.terminal:
-            self._start_ticking()
-        elif self.show:
-            from rich.console import Console
-            from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                       TimeElapsedColumn, TimeRemainingColumn)
-
-            self._bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                 TimeElapsedColumn(), TimeRemainingColumn(),
-                                 console=Console(stderr=True), transient=True)
-            self._bar.__enter__()
-            self._task = self._bar.add_task(self.label, total=self.total)
-        return self
+    def _columns(self) -> tuple[Any, ...]:
+        from rich.progress import TimeElapsedColumn, TimeRemainingColumn
+        return TimeElapsedColumn(), TimeRemainingColumn()
 
     def advance(self, n: int = 1, label: str | None = None) -> None:
         self.done += n
@@ -89,11 +104,10 @@ class Steps(_Ticker):
         self._stop_ticking()
         if self.ticked:  # a long one says where it ended: the 9k tune's log stopped at round 4's
             self.log()   # "1/2", read as a hang in its second build (round 4 had just ended)
-        if self._bar is not None:
-            self._bar.__exit__(*exc)
+        super().__exit__(*exc)
 
 
-class Throughput(_Ticker):
+class Throughput(_Bar):
     """Progress of a long build over ``files`` files of ``size`` bytes in all: files done, pages
     and model tokens per second, failures, and the time left (from the bytes done so far: a
     file's size says more about its work than its count does).
@@ -104,29 +118,13 @@ class Throughput(_Ticker):
 
     def __init__(self, files: int, size: int, label: str = "indexing", show: bool = True,
                  every: float | None = None, terminal: bool | None = None) -> None:
-        import sys
-        import time
-        self.files, self.size, self.label, self.show = files, max(1, size), label, show
-        self.every = EVERY if every is None else every
-        self.terminal = sys.stderr.isatty() if terminal is None else terminal
+        super().__init__(files, label, show, every, terminal)
+        self.files, self.size = files, max(1, size)
         self.done = self.bytes = self.pages = self.tokens = self.failed = 0
-        self._clock = time.monotonic
-        self.started = self._clock()
-        self._bar: Any = None
 
-    def __enter__(self) -> "Throughput":
-        if self.show and not self.terminal:
-            self._start_ticking()
-        if self.show and self.terminal:
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
-            self._bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                 TextColumn("{task.fields[rates]}"), console=Console(stderr=True),
-                                 transient=True)
-            self._bar.__enter__()
-            self._task = self._bar.add_task(self.label, total=self.files, rates="")
-        return self
+    def _columns(self) -> tuple[Any, ...]:
+        from rich.progress import TextColumn
+        return (TextColumn("{task.fields[rates]}"),)
 
     def advance(self, size: int = 0, pages: int = 0, tokens: int = 0, failed: bool = False,
                 unchanged: bool = False) -> None:
@@ -167,10 +165,6 @@ class Throughput(_Ticker):
         print(f"{self.label}: {self.done:,}/{self.files:,} files, {self.rates()}", file=sys.stderr,
               flush=True)
 
-    def __exit__(self, *exc: Any) -> None:
-        self._stop_ticking()
-        if self._bar is not None:
-            self._bar.__exit__(*exc)
 
 
 def _clock_text(seconds: float) -> str:
