@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator
 
+from .errors import ConfigError
 from .model import Chunk, Document
 from .strategies import REGISTRY
 from .strategies.held import ModelInputWarning, warn_held
@@ -46,10 +47,10 @@ def iter_chunks(text_or_document: str | Document, strategy: str = "recursive",
     try:
         fn, config_cls = REGISTRY[strategy]
     except KeyError:
-        raise ValueError(f"unknown strategy {strategy!r}; choose from {', '.join(REGISTRY)}") from None
+        raise ConfigError(f"unknown strategy {strategy!r}; choose from {', '.join(REGISTRY)}") from None
     if not isinstance(window_chars, int) or window_chars < 2:
-        raise ValueError(f"window_chars must be a whole number of code points, at least 2; "
-                         f"got {window_chars!r}")
+        raise ConfigError(f"window_chars must be a whole number of code points, at least 2; "
+                          f"got {window_chars!r}")
     sizes = {k: v for k, v in (("size", size), ("overlap", overlap)) if v is not None}
     config = config_cls(unit=unit, tokenizer=tokenizer, **sizes, **options)
     doc = Document.from_text(text_or_document) if isinstance(text_or_document, str) else text_or_document

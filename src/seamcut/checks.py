@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Sequence, Union
 
+from .errors import ConfigError
 from .model import Document
 
 if TYPE_CHECKING:
@@ -83,7 +84,7 @@ def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Cor
     if in_memory:
         if not items:
             failed = getattr(documents, "failures", [])
-            raise ValueError("no documents read: " + "; ".join(map(str, failed[:5])))
+            raise ConfigError("no documents read: " + "; ".join(map(str, failed[:5])))
         sources = [d.source for d in items]
     else:
         sources = _files(items)
@@ -165,7 +166,7 @@ def _files(items: Sequence[Any]) -> list[str]:
     from .readers import expand
     sources = [str(f) for f in expand(items)]
     if not any(Path(f).is_file() for f in sources):
-        raise ValueError(f"no documents read from {', '.join(map(str, items))}: no file there")
+        raise ConfigError(f"no documents read from {', '.join(map(str, items))}: no file there")
     return sources
 
 

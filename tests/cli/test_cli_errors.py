@@ -54,3 +54,103 @@ def test_a_usage_error_raised_in_a_command_stays_a_usage_error():
     r = CliRunner().invoke(_app(typer.BadParameter("--ocr takes auto, always or never")), ["command", "x"])
     assert r.exit_code == 2
     assert "bug:" not in r.output
+
+
+# -- a plain ValueError is a bug; a user's mistake is a SeamcutError ------------------------------
+
+def test_a_plain_value_error_is_not_an_expected_failure():
+    assert not issubclass(ValueError, ERRORS)
+    assert issubclass(seamcut.ConfigError, ValueError)  # callers that catch ValueError still do
+
+
+@pytest.mark.parametrize("exc", [ValueError("row 3 has 2 cells"),
+                                 UnicodeDecodeError("utf-8", b"\xff", 0, 1, "invalid start byte")])
+def test_a_value_error_of_a_library_or_our_code_is_a_bug(capsys, exc):
+    r = CliRunner().invoke(_app(exc), ["command", "x"])
+    assert r.exit_code == BUG
+    assert f"bug: {type(exc).__name__} is not an error seamcut expects" in r.output
+    assert "Traceback" in capsys.readouterr().err + r.output
+
+
+def _seamcut(*args: str):
+    from seamcut.cli import app
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def _one_error(r, *words: str) -> None:
+    """One ``error:`` message holding ``words`` (rich may wrap it anywhere), exit 2, no traceback."""
+    text = "".join(r.output.split())
+    assert r.exit_code == 2, r.output
+    assert r.output.count("error:") == 1 and "Traceback" not in r.output and "bug:" not in r.output, r.output
+    for w in words:
+        assert "".join(w.split()) in text, (w, r.output)
+
+
+@pytest.fixture()
+def mistakes(tmp_path):
+    doc = tmp_path / "doc.md"
+    doc.write_text("# Wheat\n\nSow wheat in November after the rice harvest.\n", encoding="utf-8")
+    (tmp_path / "q.yaml").write_text("- question: when to sow wheat?\n  must_contain: November\n",
+                                     encoding="utf-8")
+    (tmp_path / "broken.yaml").write_text("questions: [\n  - question: x\n", encoding="utf-8")
+    (tmp_path / "space.yaml").write_text("strategies: {recursive: [\n", encoding="utf-8")
+    (tmp_path / "latin1.yaml").write_bytes("strategies: {recursive: {size: [200]}} # caf\xe9\n".encode("latin-1"))
+    (tmp_path / "chunks.json").write_text('[{"text": "a"}, {"id": 2}]', encoding="utf-8")
+    (tmp_path / "idx").mkdir()
+    (tmp_path / "idx" / "seamcut-index.json").write_text("{oops", encoding="utf-8")
+    return tmp_path
+
+
+@pytest.mark.parametrize("args, words", [
+    (("chunk", "{d}/doc.md", "--size", "0"), ("size must be a positive whole number", "got 0")),
+    (("chunk", "{d}/doc.md", "--size", "5000"), ("size 5000 tokens is over the model's maximum input of 512",)),
+    (("chunk", "{d}/doc.md", "-s", "recursive:size=abc"), ("'recursive:size=abc'", "size must be a whole number")),
+    (("chunk", "{d}/doc.md", "-s", "bogus"), ("unknown strategy 'bogus'",)),
+    (("compare", "{d}/doc.md", "-q", "{d}/broken.yaml"), ("broken.yaml:2: not valid YAML",)),
+    (("compare", "{d}/doc.md", "-q", "{d}/q.yaml", "--budget", "abc"), ("--budget: 'abc' is not a whole number",)),
+    (("index", "{d}/doc.md", "--db", "{d}/new", "--model", "{d}/no-such-model"), ("no-such-model", "not a model folder")),
+    (("tune", "{d}/doc.md", "-q", "{d}/q.yaml", "--space", "{d}/space.yaml", "--plan"), ("space.yaml:2: not valid YAML",)),
+    (("tune", "{d}/doc.md", "-q", "{d}/q.yaml", "--space", "{d}/latin1.yaml", "--plan"), ("latin1.yaml: not UTF-8 text",)),
+    (("tune", "{d}/doc.md", "-q", "{d}/q.yaml", "--held-out", "1.5", "--plan"), ("held-out share must be", "got 1.5")),
+    (("inspect", "{d}/chunks.json"), ("chunks.json", "no text field")),
+    (("inspect", "--explain", "langchain:RecursiveCharacterTextSplitter", "chunk_size=big"),
+     ("chunk_size: expected a whole number", "'big'")),
+    (("search", "wheat", "--db", "{d}/idx"), ("seamcut-index.json: not an index settings file",)),
+])
+def test_a_users_mistake_through_the_command_is_one_line_and_exit_2(mistakes, args, words):
+    _one_error(_seamcut(*(a.format(d=mistakes) for a in args)), *words)
+
+
+def test_a_value_error_inside_a_real_command_is_a_bug(mistakes, monkeypatch, capsys):
+    import seamcut.strategies.spec as spec
+
+    def broken(text):
+        raise ValueError("an invariant of ours broke")
+    monkeypatch.setattr(spec, "parse_spec", broken)
+    r = _seamcut("chunk", mistakes / "doc.md")
+    assert r.exit_code == BUG
+    assert "bug: ValueError is not an error seamcut expects" in r.output
+    assert "an invariant of ours broke" in capsys.readouterr().err + r.output
+
+
+def _calls():
+    from seamcut.embed import load_embedder, model_on
+    from seamcut.evaluate import parse_budgets
+    from seamcut.index.search import check_query
+    from seamcut.strategies.spec import parse_spec
+    from seamcut.tokens import unit_sizer
+    return [lambda: seamcut.chunk("some text", strategy="bogus"),
+            lambda: seamcut.chunk("some text", size=0),
+            lambda: seamcut.chunk("some text", size=100, overlap=100),
+            lambda: parse_spec("parent-child:parents=pages"),
+            lambda: parse_budgets(["512,-1"]),
+            lambda: check_query("hybrid", 0),
+            lambda: model_on("some/folder", "cuda"),
+            lambda: load_embedder(None, device="gpu"),
+            lambda: unit_sizer("lines")]
+
+
+@pytest.mark.parametrize("n", range(len(_calls())))
+def test_a_callers_mistake_in_python_is_a_config_error(n):
+    with pytest.raises(seamcut.ConfigError):
+        _calls()[n]()

@@ -17,11 +17,12 @@ from rich.markup import escape
 from ..errors import SeamcutError
 from .render import err
 
-#: what a command stops on with a message instead of a traceback: seamcut's expected failures, a
-#: ValueError (until every one of seamcut's own is a SeamcutError: its settings raise those) and
-#: what the machine refuses (OSError: a folder that cannot be written, a full disk; the message
-#: names the path)
-ERRORS: tuple[type[BaseException], ...] = (SeamcutError, ValueError, OSError)
+#: what a command stops on with a message instead of a traceback: seamcut's expected failures
+#: (a bad option, setting or file raises a SeamcutError naming it) and what the machine refuses
+#: (OSError: a folder that cannot be written, a full disk; the message names the path). A plain
+#: ValueError is not among them: from seamcut's own code or a library it is a bug, and shows its
+#: traceback
+ERRORS: tuple[type[BaseException], ...] = (SeamcutError, OSError)
 #: the exit status of a bug (sysexits.h: EX_SOFTWARE)
 BUG = 70
 

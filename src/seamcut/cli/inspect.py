@@ -52,11 +52,9 @@ def inspect_command(
         fail("give one CHUNKS file (or --explain SPLITTER)")
     path = Path(args[0])
     try:
-        chunks = load_chunks(path)
+        chunks = load_chunks(path)  # bad JSON or no text field: an InputError naming the file
     except FileNotFoundError:
         fail(f"{path}: no such file")
-    except ValueError as exc:  # bad JSON or no text field
-        fail(f"{path}: {exc}")
     ins = checks.inspect(chunks, docs, model=spec, size=size, overlap=overlap, unit=unit.value)
     print_inspection(ins)
     if json_out:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional, get_type_h
 
 import typer
 
+from ..errors import ConfigError
 from ..runtime.processes import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S
 from ..strategies import REGISTRY
 
@@ -209,7 +210,7 @@ class EngineFlags:
         from ..embed import model_on
         from ..pipeline.engine import engine_from
         if self.engine is not EngineName.ray and (self.address or self.ray_gpus):
-            raise ValueError("--address and --ray-gpus need --engine ray")
+            raise ConfigError("--address and --ray-gpus need --engine ray")
         gpus = self.ray_gpus or (1.0 if self.engine is EngineName.ray and device != "cpu" else 0.0)
         if gpus:
             from ..pipeline.ray_engine import check_gpu_model
@@ -265,6 +266,6 @@ def model_on_device(model: str, device: str, cache: "Path | bool | None" = True,
         if device == "cpu" or engine == "ray":
             return spec, None
         return spec, load_embedder(spec, device=device, cache=cache)
-    except (RuntimeError, ValueError, ImportError) as exc:
+    except (RuntimeError, ConfigError, ImportError) as exc:
         fail(f"--device {device}: {exc}")
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Annotated, Any, List, Optional
 
 import typer
 
+from ..errors import ConfigError
 from .errors import fail
 from .options import Model, Overlap, Paths, ReadFlags, Size, Tokenizer, Unit, UnitOption
 from .render import err, print_failures, print_warnings
@@ -52,7 +53,7 @@ def view_command(
             specs = strategies_of_run(run)
         except FileNotFoundError:
             fail(f"{compare}: no such file")
-        except (ValueError, UnicodeDecodeError) as exc:
+        except (json.JSONDecodeError, UnicodeDecodeError, ConfigError) as exc:  # not JSON, not a run
             fail(f"{compare}: {exc}")
         if model == "default" and isinstance(run.get("model"), str):
             model = run["model"]
@@ -63,7 +64,7 @@ def view_command(
             opts["unit"] = unit.value
         try:
             specs = strategies_of(strategy or ["structure"], model_sized(opts, model))
-        except ValueError as exc:
+        except ConfigError as exc:
             fail(str(exc))
     # sized and, for semantic, embedded as compare and index do: the same chunks and ids
     specs = [StrategySpec(s.label, s.name, model_sized(s.options, model)) for s in specs]

@@ -13,6 +13,7 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
+from ..errors import ConfigError
 from ..model import Document
 from ..tokens import Sizer, load_sizer
 
@@ -223,8 +224,8 @@ def find_splitter(name: str) -> str:
         return hits[0]
     known = ", ".join(splitter_names())
     if hits:
-        raise ValueError(f"{name!r} is ambiguous: {', '.join(hits)}")
-    raise ValueError(f"unknown splitter {name!r}; known: {known}")
+        raise ConfigError(f"{name!r} is ambiguous: {', '.join(hits)}")
+    raise ConfigError(f"unknown splitter {name!r}; known: {known}")
 
 
 def explain(splitter: str, params: Mapping[str, Any] | None = None,
@@ -239,8 +240,8 @@ def explain(splitter: str, params: Mapping[str, Any] | None = None,
     if s.unit_param and s.unit_param in params:
         choice = str(params[s.unit_param])
         unit, tok = s.unit_choices.get(choice, ("tokens", f"tiktoken:{choice}"))
-    size = _int(params.get(s.size_param)) if s.size_param else None
-    overlap = _int(params.get(s.overlap_param)) if s.overlap_param else None
+    size = _int(s.size_param, params.get(s.size_param)) if s.size_param else None
+    overlap = _int(s.overlap_param, params.get(s.overlap_param)) if s.overlap_param else None
     size = s.default_size if size is None else size
     overlap = s.default_overlap if overlap is None else overlap
     sizer = load_sizer(model)
@@ -275,13 +276,13 @@ def explain(splitter: str, params: Mapping[str, Any] | None = None,
                     overlap_in_model_tokens=None if overlap is None else round(overlap * r))
 
 
-def _int(v: Any) -> int | None:
+def _int(name: str, v: Any) -> int | None:
     if v is None:
         return None
     try:
         return int(v)
     except (TypeError, ValueError):
-        raise ValueError(f"expected a whole number, got {v!r}") from None
+        raise ConfigError(f"{name}: expected a whole number, got {v!r}") from None
 
 
 def _replace(e: Explanation, **changes: Any) -> Explanation:

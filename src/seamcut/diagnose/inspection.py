@@ -9,6 +9,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
+from ..errors import ConfigError
 from ..embed import LongInput
 from ..model import Document
 from ..text.space import count_words, is_blank
@@ -37,7 +38,7 @@ def inspect_chunks(chunks: Iterable[Any], sources: Sequence[Document] | None = N
     unknown.
     """
     if unit not in UNITS:
-        raise ValueError(f"unit must be one of {', '.join(UNITS)}; got {unit!r}")
+        raise ConfigError(f"unit must be one of {', '.join(UNITS)}; got {unit!r}")
     records = as_records(chunks)
     sizer = load_sizer(model)
     overhead = sizer.overhead

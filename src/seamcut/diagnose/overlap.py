@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from ..errors import ConfigError
 from ..model import Document
 from ..text.space import SPACE_SET, WORD, count_words, is_blank
 from ..tokens import Sizer
@@ -97,7 +98,7 @@ def strategy_overlaps(name: str, options: Mapping[str, Any] | None = None) -> bo
     from ..strategies import REGISTRY
 
     if name not in REGISTRY:
-        raise ValueError(f"unknown strategy {name!r}; choose from {', '.join(REGISTRY)}")
+        raise ConfigError(f"unknown strategy {name!r}; choose from {', '.join(REGISTRY)}")
     if name in OVERLAP_FREE:
         return False
     return REGISTRY[name][1](**dict(options or {})).overlap > 0

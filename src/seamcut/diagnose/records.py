@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from ..errors import ConfigError, InputError
+
 
 @dataclass(frozen=True)
 class ChunkRecord:
@@ -46,8 +48,8 @@ def record_from_dict(d: Mapping[str, Any]) -> ChunkRecord:
     if text is None and isinstance(d.get("text_resource"), Mapping):  # newer LlamaIndex nodes
         text = d["text_resource"].get("text")
     if not isinstance(text, str):
-        raise ValueError("no text field (text, page_content, content) in a chunk record: "
-                         f"keys {sorted(d)[:12]}")
+        raise ConfigError("no text field (text, page_content, content) in a chunk record: "
+                          f"keys {sorted(d)[:12]}")
     context = d.get("context") if isinstance(d.get("context"), str) else ""
     body = text[len(context):] if context and text.startswith(context) else text
     start, end = _offsets(d, meta, len(body))
@@ -87,29 +89,42 @@ def _llama_source(d: Mapping[str, Any]) -> str | None:
 
 def load_chunks(path: str | Path) -> list[ChunkRecord]:
     """Chunks from a JSONL file (one object per line) or a JSON list (or an object holding one
-    under ``chunks``, ``nodes`` or ``documents``), in document order."""
+    under ``chunks``, ``nodes`` or ``documents``), in document order. A file that is not UTF-8,
+    not JSON or JSON lines, or holds a chunk without text raises ``InputError`` naming it."""
     p = Path(path)
-    raw = p.read_text(encoding="utf-8")
+    try:
+        raw = p.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(p, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     stripped = raw.lstrip()
     items: Any
-    if stripped.startswith("["):
-        items = json.loads(raw)
-    else:
-        try:
+    try:
+        if stripped.startswith("["):
             items = json.loads(raw)
-        except json.JSONDecodeError:
-            items = [json.loads(line) for line in raw.splitlines() if line.strip()]
         else:
-            if isinstance(items, Mapping):
-                for key in ("chunks", "nodes", "documents"):
-                    if isinstance(items.get(key), list):
-                        items = items[key]
-                        break
-                else:
-                    items = [items]
+            try:
+                items = json.loads(raw)
+            except json.JSONDecodeError:
+                items = [json.loads(line) for line in raw.splitlines() if line.strip()]
+            else:
+                if isinstance(items, Mapping):
+                    for key in ("chunks", "nodes", "documents"):
+                        if isinstance(items.get(key), list):
+                            items = items[key]
+                            break
+                    else:
+                        items = [items]
+    except json.JSONDecodeError as exc:
+        raise InputError(p, f"not JSON or JSON lines ({exc.msg}, line {exc.lineno})") from None
     if not isinstance(items, list):
-        raise ValueError(f"{p}: expected JSON lines or a JSON list of chunks")
-    return [record_from_dict(x) for x in items]
+        raise InputError(p, "expected JSON lines or a JSON list of chunks")
+    bad = next((n for n, x in enumerate(items, 1) if not isinstance(x, Mapping)), None)
+    if bad is not None:
+        raise InputError(p, f"chunk {bad} is not a JSON object with a text field")
+    try:
+        return [record_from_dict(x) for x in items]
+    except ConfigError as exc:
+        raise InputError(p, str(exc)) from None
 
 
 def as_records(chunks: Iterable[Any]) -> list[ChunkRecord]:

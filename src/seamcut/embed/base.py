@@ -85,7 +85,7 @@ class Embedder(ABC):
 
     def __init__(self, on_long: OnLong = "error") -> None:
         if on_long not in ("error", "report"):
-            raise ValueError(f"on_long must be 'error' or 'report', not {on_long!r}")
+            raise ConfigError(f"on_long must be 'error' or 'report', not {on_long!r}")
         self.on_long: OnLong = on_long
         #: the over-long inputs of the last call (``on_long="report"``)
         self.last_long: list[LongInput] = []

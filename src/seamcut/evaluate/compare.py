@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from ..errors import ConfigError
 from ..embed import Embedder
 from ..model import Document
 from ..pipeline.catalog import Catalog
@@ -181,9 +182,9 @@ def compare(documents: Sequence[Document] | Sequence[str | Path], questions: Seq
     _check_budgets(budgets)  # before any index is built
     names = [spec.label for spec in specs]
     if len(set(names)) < len(names):
-        raise ValueError(f"a strategy is named twice in {', '.join(names)}")
+        raise ConfigError(f"a strategy is named twice in {', '.join(names)}")
     if not documents:
-        raise ValueError("no documents to compare on")
+        raise ConfigError("no documents to compare on")
     in_memory = [d for d in documents if isinstance(d, Document)]
     if in_memory and len(in_memory) < len(documents):
         raise TypeError("give Documents or files and folders, not both")
@@ -217,8 +218,8 @@ def compare(documents: Sequence[Document] | Sequence[str | Path], questions: Seq
                 count = max(count, len(index.files))
                 missing[spec.label] = missing_files(index, paths)
                 if not index.files:
-                    raise ValueError(f"no documents read from {', '.join(paths)}"
-                                     + (f": {'; '.join(failures[:5])}" if failures else ""))
+                    raise ConfigError(f"no documents read from {', '.join(paths)}"
+                                      + (f": {'; '.join(failures[:5])}" if failures else ""))
             results.append(judge(spec.label, plain_options(opts), index, questions, k, mode, report, progress))
             results[-1].rebuilt = rebuilt
             results[-1].built = report if in_memory else (saved_report(folder)[0] or report)
@@ -250,7 +251,7 @@ def score_budgets(result: CompareResult, budgets: Sequence[int] | None = None) -
 
 def _check_budgets(budgets: Sequence[int] | None) -> None:
     if budgets is not None and any(b < 1 for b in budgets):
-        raise ValueError(f"budget: {min(budgets)} is not a positive number of tokens")
+        raise ConfigError(f"budget: {min(budgets)} is not a positive number of tokens")
 
 
 def write_misses(result: CompareResult, folder: str | Path) -> list[Path]:

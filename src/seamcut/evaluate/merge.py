@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
+from ..errors import ConfigError
 from .compare import CompareResult, score_budgets
 from .judge import Outcome, StrategyResult, comparisons
 from .questions import Question
@@ -31,20 +32,20 @@ def merge_runs(parts: Sequence[Mapping[str, Any]], budgets: Sequence[int] | None
     same k, search mode, model and depth, or a part lacks the deep lists (written before they
     were kept)."""
     if not parts:
-        raise ValueError("no compare runs to merge")
+        raise ConfigError("no compare runs to merge")
     first = parts[0]
     for n, part in enumerate(parts[1:], 2):
         for key in SAME:
             if part[key] != first[key]:
-                raise ValueError(f"run {n} has {key} {part[key]!r}, run 1 {first[key]!r}")
+                raise ConfigError(f"run {n} has {key} {part[key]!r}, run 1 {first[key]!r}")
     strategies = [s for part in parts for s in part["strategies"]]
     names = [s["name"] for s in strategies]
     if len(set(names)) < len(names):
-        raise ValueError(f"a strategy is in two runs: {', '.join(sorted({n for n in names if names.count(n) > 1}))}")
+        raise ConfigError(f"a strategy is in two runs: {', '.join(sorted({n for n in names if names.count(n) > 1}))}")
     asked = _asked(strategies[0])
     for s in strategies[1:]:
         if _asked(s) != asked:
-            raise ValueError(f"{s['name']} was judged on other questions than {strategies[0]['name']}")
+            raise ConfigError(f"{s['name']} was judged on other questions than {strategies[0]['name']}")
     results = [_result(s) for s in strategies]
     questions = [o.question for o in results[0].outcomes + results[0].no_answer]
     answerable = [q for q in questions if q.answerable]
@@ -88,8 +89,8 @@ def _result(strategy: Mapping[str, Any]) -> StrategyResult:
     for key, into in (("per_question", res.outcomes), ("no_answer", res.no_answer)):
         for q in strategy[key]:
             if "deep_tokens" not in q:
-                raise ValueError(f"{strategy['name']}: the run has no deep ranked lists (written by an "
-                                 "older seamcut); run it again")
+                raise ConfigError(f"{strategy['name']}: the run has no deep ranked lists (written by an "
+                                  "older seamcut); run it again")
             question = Question(q["id"], q["question"], tuple(q["must_contain"]), q.get("source"), q.get("page"),
                                 tuple(Span(s["source"], s["start"], s["end"]) for s in q.get("spans", ())),
                                 source_only=bool(q.get("source_only")))

@@ -93,6 +93,8 @@ def load_space(path: str | Path) -> Space:
         data = yaml.safe_load(p.read_text(encoding="utf-8"))
     except OSError as exc:
         raise SpaceError(f"{p}: cannot read the space file ({exc.strerror or exc})") from None
+    except UnicodeDecodeError as exc:
+        raise SpaceError(f"{p}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f":{mark.line + 1}" if mark else ""

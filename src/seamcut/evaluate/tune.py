@@ -40,6 +40,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
+from ..errors import ConfigError
 from ..pipeline.catalog import Catalog
 from ..pipeline.corpus import Limits, ReadOptions
 from ..pipeline.local import LocalEngine
@@ -84,9 +85,9 @@ def tune(documents: Sequence[str | Path], questions: Sequence[Question], *, embe
     """
     started = time.perf_counter()
     if token_budget is not None and token_budget < 1:
-        raise ValueError(f"token budget: {token_budget} is not a positive number of tokens")
+        raise ConfigError(f"token budget: {token_budget} is not a positive number of tokens")
     if minutes is not None and minutes <= 0:
-        raise ValueError(f"time budget: {minutes} is not a positive number of minutes")
+        raise ConfigError(f"time budget: {minutes} is not a positive number of minutes")
     setup = _set_up(documents, questions, space, model, seed, held_out, eta, exhaustive, finalists, defaults)
     space, versus, left_out, paths = setup.space, setup.versus, setup.left_out, setup.paths
     tune_qs, held_qs, candidates, schedule = setup.tune_qs, setup.held_qs, setup.candidates, setup.plan
@@ -138,7 +139,7 @@ def tune(documents: Sequence[str | Path], questions: Sequence[Question], *, embe
                            f"({len(final)} of {len(chosen)} candidates judged on every document)")
     scored = final or previous
     if not scored:
-        raise ValueError(f"the time budget of {minutes:g} min ran out before one candidate was judged")
+        raise ConfigError(f"the time budget of {minutes:g} min ran out before one candidate was judged")
     assert budget is not None
     result = _result(search, space, scored, budget, k, model, seed, paths, documents, versus,
                      {"tune": len(tune_qs), "held_out": len(held_qs),

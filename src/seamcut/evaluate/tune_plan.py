@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
 
+from ..errors import ConfigError
 from ..readers import expand
 from ..strategies import REGISTRY
 from ..strategies.spec import StrategySpec, parse_spec
@@ -31,7 +32,7 @@ def split_questions(questions: Sequence[Question], held_out: float, seed: int
     from ..text.language import detect
 
     if not 0 <= held_out < 1:
-        raise ValueError(f"held-out share must be at least 0 and below 1; got {held_out!r}")
+        raise ConfigError(f"held-out share must be at least 0 and below 1; got {held_out!r}")
     groups: dict[str, list[int]] = {}
     for i, q in enumerate(questions):
         groups.setdefault(detect(q.question) or "", []).append(i)
@@ -116,22 +117,22 @@ def _set_up(documents: Sequence[str | Path], questions: Sequence[Question], spac
     """The search's inputs checked and its rounds planned (``tune``'s arguments)."""
     space = space or default_space()
     if eta < 2:
-        raise ValueError(f"eta must be at least 2; got {eta}")
+        raise ConfigError(f"eta must be at least 2; got {eta}")
     versus = default_candidates(defaults)  # an unknown name stops before any work
     left_out = _over_model([*space.chunkings, *(c.spec for c in versus)], model)
     if left_out:
         space = dataclasses.replace(space, chunkings=tuple(s for s in space.chunkings if s.label not in left_out))
         versus = [c for c in versus if c.spec.label not in left_out]
         if not space.chunkings:
-            raise ValueError("no chunking of the space fits the model: "
-                             + "; ".join(f"{label}: {why}" for label, why in left_out.items()))
+            raise ConfigError("no chunking of the space fits the model: "
+                              + "; ".join(f"{label}: {why}" for label, why in left_out.items()))
     paths = [str(f) for f in expand(list(documents))]
     if not paths:
-        raise ValueError(f"no documents to tune on in {', '.join(map(str, documents))}")
+        raise ConfigError(f"no documents to tune on in {', '.join(map(str, documents))}")
     answerable = [q for q in questions if q.answerable]
     tune_qs, held_qs = split_questions(answerable, held_out, seed)
     if not tune_qs:
-        raise ValueError("no answerable question to tune on")
+        raise ConfigError("no answerable question to tune on")
     order = list(tune_qs)
     random.Random(f"{seed}:questions").shuffle(order)
     files = sorted(paths)

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 from typing import Any, Sequence
 
+from ..errors import ConfigError
 from ..pipeline.catalog import Catalog
 from ..pipeline.corpus import Limits, ReadOptions
 from ..embed import Embedder
@@ -145,8 +146,8 @@ class _Search:
             if f not in self.failures:
                 self.failures.append(f)
         if not index.files:
-            raise ValueError(f"no documents read for {spec.label}: "
-                             + ("; ".join(self.failures[:5]) or ", ".join(docs[:5])))
+            raise ConfigError(f"no documents read for {spec.label}: "
+                              + ("; ".join(self.failures[:5]) or ", ".join(docs[:5])))
         sizes = chunk_tokens(index)
         size = index_bytes(index)
         if len(docs) == self.every:  # an index of the whole corpus: what `seamcut index` would embed

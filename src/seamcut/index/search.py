@@ -6,6 +6,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, Iterable, Literal, Sequence
 
+from ..errors import ConfigError
 from ..model import Chunk
 from .fusion import Fusion, Scored
 
@@ -33,9 +34,9 @@ class Hit:
 
 def check_query(mode: str, k: int) -> None:
     if mode not in MODES:
-        raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
+        raise ConfigError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
     if k < 1:
-        raise ValueError("k must be at least 1")
+        raise ConfigError("k must be at least 1")
 
 
 def normalise_query(text: str) -> str:

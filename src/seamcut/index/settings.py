@@ -57,9 +57,16 @@ class Settings:
         path = folder / SETTINGS_FILE
         if not path.is_file():
             return None
-        data = json.loads(path.read_text(encoding="utf-8"))
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except ValueError as exc:  # not UTF-8 or not JSON
+            raise IndexConfigError(f"{path}: not an index settings file ({exc}); rebuild the index") from None
+        if not isinstance(data, dict):
+            raise IndexConfigError(f"{path}: not an index settings file (not a JSON object); rebuild the index")
         if data.get("format") != FORMAT:
             raise IndexConfigError(f"{folder}: index format {data.get('format')} (this seamcut reads {FORMAT}); rebuild it")
+        if not isinstance(data.get("strategy"), str) or not isinstance(data.get("options"), dict):
+            raise IndexConfigError(f"{path}: not an index settings file (no strategy and options); rebuild the index")
         data.setdefault("parent_text_rank", parent_text_rank_for(data["options"]))
         return cls(**{k: data[k] for k in cls.__dataclass_fields__ if k in data})
 
@@ -87,4 +94,4 @@ class Settings:
 
 def _check_rank(rank: str) -> None:
     if rank not in PARENT_TEXT_RANKS:
-        raise ValueError(f"parent_text_rank must be one of {', '.join(PARENT_TEXT_RANKS)}, not {rank!r}")
+        raise ConfigError(f"parent_text_rank must be one of {', '.join(PARENT_TEXT_RANKS)}, not {rank!r}")

@@ -72,6 +72,8 @@ def load_catalog(path: str | Path) -> Catalog:
         raw = p.read_text(encoding="utf-8-sig")
     except OSError as exc:
         raise InputError(p, exc.strerror or str(exc)) from None
+    except UnicodeDecodeError as exc:
+        raise InputError(p, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     entries: dict[str, dict[str, Any]] = {}
     if p.suffix.lower() in (".yaml", ".yml"):
         import yaml
@@ -80,6 +82,8 @@ def load_catalog(path: str | Path) -> Catalog:
             data = yaml.safe_load(raw)
         except yaml.YAMLError as exc:
             raise InputError(p, f"not valid YAML: {exc}") from None
+        if isinstance(data, dict) and not all(isinstance(v, (dict, type(None))) for v in data.values()):
+            raise InputError(p, "a catalog maps each file to its fields (a mapping)")
         items = ([{"file": k, **(v or {})} for k, v in data.items()] if isinstance(data, dict)
                  else data if isinstance(data, list) else None)
         if items is None:

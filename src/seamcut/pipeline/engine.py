@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, ContextManager, Protocol, Sequence
 
+from ..errors import ConfigError
 from ..index import Index
 from .corpus import Limits
 from .local import LocalEngine
@@ -41,5 +42,5 @@ def engine_from(name: str = "local", address: str | None = None, gpus: float = 0
     ``address`` (None: a local runtime) and ``gpus`` GPUs per embedding actor (0: none).
     ``ValueError`` for another name."""
     if name not in ENGINES:
-        raise ValueError(f"unknown engine {name!r}; choose from {', '.join(ENGINES)}")
+        raise ConfigError(f"unknown engine {name!r}; choose from {', '.join(ENGINES)}")
     return RayEngine(address, gpus) if name == "ray" else LocalEngine()

@@ -201,8 +201,8 @@ def check_gpu_model(spec: str, gpus: float) -> None:
     """GPU actors (``gpus`` > 0 per actor) run only the default model's torch twin: a
     ``ValueError`` saying so for another model ``spec``."""
     if gpus > 0 and spec != TORCH_TWIN:
-        raise ValueError(f"GPU actors run the default model as {TORCH_TWIN} (--device cuda "
-                         f"or --model {TORCH_TWIN}), not model {spec!r}")
+        raise ConfigError(f"GPU actors run the default model as {TORCH_TWIN} (--device cuda "
+                          f"or --model {TORCH_TWIN}), not model {spec!r}")
 
 
 def failed_reason(path: str, reason: str) -> Failure:
@@ -231,8 +231,8 @@ def build_on_ray(index: Index, paths: Sequence[str | Path], strategy: str, optio
     spec = spec_of(embedder.name, index.settings.model)  # the engine of the index's vectors
     try:
         check_gpu_model(spec, gpus)
-    except ValueError as exc:
-        raise ValueError(f"{index.path}: {exc}") from None
+    except ConfigError as exc:
+        raise ConfigError(f"{index.path}: {exc}") from None
     device = "cuda" if gpus > 0 else "cpu"  # Ray shows each actor only its own GPU
     bar = Throughput(len(jobs), sum(file_size(j.read.path) for j in jobs), label=label, show=progress,
                      terminal=terminal)

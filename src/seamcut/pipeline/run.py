@@ -17,6 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Sequence
 
+from ..errors import ConfigError
 from ..index import Index
 from ..index.disk import DiskFullError, is_disk_full
 from ..strategies import REGISTRY
@@ -39,7 +40,7 @@ def build_index(index: Index, paths: Sequence[str | Path], strategy: str, option
     full disk raises ``DiskFullError``, with every batch before it kept.
     """
     if strategy not in REGISTRY:
-        raise ValueError(f"unknown strategy {strategy!r}; choose from {', '.join(REGISTRY)}")
+        raise ConfigError(f"unknown strategy {strategy!r}; choose from {', '.join(REGISTRY)}")
     engine.check()  # before the index is locked: Ray missing is one line saying how to install it
     with index.writing():
         try:

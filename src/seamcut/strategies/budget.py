@@ -1,6 +1,7 @@
 """The limits every chunk's text keeps, and the counts that check them."""
 from __future__ import annotations
 
+from ..errors import ConfigError
 from ..tokens import Measure, Sizer, load_sizer, require_offsets, unit_sizer
 from .config import SizeConfig
 
@@ -29,8 +30,8 @@ class Budget:
         max_input = self.token_sizer.max_input if embedded else None
         if cfg.unit == "tokens":
             if max_input is not None and cfg.size > max_input:
-                raise ValueError(f"size {cfg.size} tokens is over the model's maximum input of "
-                                 f"{max_input} tokens ({self.token_sizer.name})")
+                raise ConfigError(f"size {cfg.size} tokens is over the model's maximum input of "
+                                  f"{max_input} tokens ({self.token_sizer.name})")
             self.unit_sizer, self.unit_measure = self.token_sizer, self.token_measure
             self.limits: list[tuple[Sizer, Measure, int]] = [
                 (self.token_sizer, self.token_measure, cfg.size)]
@@ -45,9 +46,9 @@ class Budget:
                 self.limits.append((self.token_sizer, self.token_measure, max_input))
         room = cfg.size - self.unit_measure.overhead
         if room <= cfg.overlap:
-            raise ValueError(f"size {cfg.size} {cfg.unit} leaves {room} beside the "
-                             f"{self.unit_measure.overhead} the model adds to every text: "
-                             f"not more than the overlap ({cfg.overlap})")
+            raise ConfigError(f"size {cfg.size} {cfg.unit} leaves {room} beside the "
+                              f"{self.unit_measure.overhead} the model adds to every text: "
+                              f"not more than the overlap ({cfg.overlap})")
 
     def held_by_model(self, a: int) -> int | None:
         """Where the size is in another unit than tokens and, from ``a``, the model's maximum input

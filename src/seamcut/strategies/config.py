@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass, fields as dataclass_fields
 from typing import Any, TypeVar
 
+from ..errors import ConfigError
 from ..model import stable_hash
 from ..tokens import UNITS, Sizer
 
@@ -47,11 +48,11 @@ class SizeConfig:
 
     def __post_init__(self) -> None:
         if self.unit not in UNITS:
-            raise ValueError(f"unit must be one of {', '.join(UNITS)}; got {self.unit!r}")
+            raise ConfigError(f"unit must be one of {', '.join(UNITS)}; got {self.unit!r}")
         if not isinstance(self.size, int) or self.size <= 0:
-            raise ValueError(f"size must be a positive whole number of {self.unit}; got {self.size!r}")
+            raise ConfigError(f"size must be a positive whole number of {self.unit}; got {self.size!r}")
         if not isinstance(self.overlap, int) or not 0 <= self.overlap < self.size:
-            raise ValueError(f"overlap must be at least 0 and below size ({self.size}); got {self.overlap!r}")
+            raise ConfigError(f"overlap must be at least 0 and below size ({self.size}); got {self.overlap!r}")
 
     def fingerprint(self, strategy: str, sizer: Sizer) -> str:
         """A short hash of the strategy name and every option, with the tokenizer by identity."""
@@ -126,9 +127,9 @@ class ParentChildConfig(StructureConfig):
     def __post_init__(self) -> None:
         super().__post_init__()
         if not isinstance(self.parent_size, int) or self.parent_size < self.size:
-            raise ValueError(f"parent_size must be at least size ({self.size}); got {self.parent_size!r}")
+            raise ConfigError(f"parent_size must be at least size ({self.size}); got {self.parent_size!r}")
         if self.parents not in PARENT_UNITS:
-            raise ValueError(f"parents must be one of {', '.join(PARENT_UNITS)}; got {self.parents!r}")
+            raise ConfigError(f"parents must be one of {', '.join(PARENT_UNITS)}; got {self.parents!r}")
 
 
 @dataclass(frozen=True)
@@ -161,7 +162,7 @@ class SemanticConfig(SizeConfig):
     def __post_init__(self) -> None:
         super().__post_init__()
         if self.threshold not in ("percentile", "standard_deviation", "interquartile", "gradient"):
-            raise ValueError("threshold must be percentile, standard_deviation, interquartile or "
-                             f"gradient; got {self.threshold!r}")
+            raise ConfigError("threshold must be percentile, standard_deviation, interquartile or "
+                              f"gradient; got {self.threshold!r}")
         if self.window < 0 or self.min_size < 0:
-            raise ValueError("window and min_size must not be negative")
+            raise ConfigError("window and min_size must not be negative")

@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..errors import ConfigError
 from . import REGISTRY
 
 #: options a spec cannot set: objects, not words (the tokenizer is the run's, shared by all)
@@ -40,7 +41,7 @@ def parse_spec(text: str) -> StrategySpec:
     label = text.strip()
     name, *pairs = label.split(":")
     if name not in REGISTRY:
-        raise ValueError(f"{label!r}: unknown strategy {name!r}; choose from {', '.join(REGISTRY)}")
+        raise ConfigError(f"{label!r}: unknown strategy {name!r}; choose from {', '.join(REGISTRY)}")
     config_cls = REGISTRY[name][1]
     kinds = option_kinds(name)
     options: dict[str, Any] = {}
@@ -48,14 +49,14 @@ def parse_spec(text: str) -> StrategySpec:
         key, sep, raw = pair.partition("=")
         key = key.strip()
         if not sep or not key:
-            raise ValueError(f"{label!r}: {pair!r} is not OPTION=VALUE")
+            raise ConfigError(f"{label!r}: {pair!r} is not OPTION=VALUE")
         if key not in kinds:
-            raise ValueError(f"{label!r}: {name} has no option {key!r}; it has {', '.join(sorted(kinds))}")
+            raise ConfigError(f"{label!r}: {name} has no option {key!r}; it has {', '.join(sorted(kinds))}")
         options[key] = _typed(label, key, raw.strip(), kinds[key])
     try:
         config_cls(**options)
     except (TypeError, ValueError) as exc:
-        raise ValueError(f"{label!r}: {exc}") from None
+        raise ConfigError(f"{label!r}: {exc}") from None
     return StrategySpec(label, name, options)
 
 
@@ -83,5 +84,5 @@ def _typed(label: str, key: str, raw: str, kind: type) -> Any:
             return kind(raw)
     except ValueError:
         wanted = {bool: "true or false", int: "a whole number", float: "a number"}[kind]
-        raise ValueError(f"{label!r}: {key} must be {wanted}, not {raw!r}") from None
+        raise ConfigError(f"{label!r}: {key} must be {wanted}, not {raw!r}") from None
     return raw

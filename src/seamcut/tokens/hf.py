@@ -9,6 +9,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ..errors import ConfigError
 from .measure import Measure
 from .pieces import piece_ends, split_pieces
 from .sizer import Sizer
@@ -97,7 +98,10 @@ class HFTokenizerSizer(Sizer):
                 path = path / "tokenizer.json"
             if not path.is_file():
                 raise FileNotFoundError(f"{path}: no tokenizer.json there")
-            tok = Tokenizer.from_file(str(path))
+            try:
+                tok = Tokenizer.from_file(str(path))
+            except Exception as exc:  # tokenizers raises a bare Exception for a file it cannot parse
+                raise ConfigError(f"{path}: not a tokenizer.json that tokenizers can load ({exc})") from None
             name = name or f"hf:{path.resolve()}"
             max_input = max_input or _max_input_near(path)
         else:

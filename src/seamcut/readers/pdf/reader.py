@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ...errors import InputError
+from ...errors import ConfigError, InputError
 from ...model import Document
 from .assemble import assemble
 from .extractors import PageSource, extract
@@ -23,7 +23,7 @@ def read_pdf(path: str | Path, *, ocr: str = "auto", languages: list[str] | None
     """Read a PDF into a ``Document`` (see the package docstring). ``ocr``: "auto" (pages without a
     usable text layer), "always" (every page) or "never"; ``languages`` go to OCR."""
     if ocr not in OCR_MODES:
-        raise ValueError(f"ocr must be one of {', '.join(OCR_MODES)}, not {ocr!r}")
+        raise ConfigError(f"ocr must be one of {', '.join(OCR_MODES)}, not {ocr!r}")
     p = Path(path)
     pdoc = open_pdf(p, password)
     pages: list[Page] = []

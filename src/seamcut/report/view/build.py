@@ -15,6 +15,7 @@ import json
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from ...errors import ConfigError
 from ...diagnose import strategy_overlaps
 from ...model import Chunk, Document
 from ...strategies import REGISTRY
@@ -36,7 +37,7 @@ def asks_overlap(spec: StrategySpec) -> bool:
 
 def strategies_of(labels: Sequence[str], options: Mapping[str, Any] | None = None) -> list[StrategySpec]:
     """Specs (``NAME`` or ``NAME:OPTION=VALUE...``) with ``options`` (``--size`` and the like,
-    what ``seamcut.chunk`` takes) under each spec's own. Raises ValueError for a bad spec."""
+    what ``seamcut.chunk`` takes) under each spec's own. Raises ConfigError for a bad spec."""
     out = []
     for label in labels:
         spec = parse_spec(label)
@@ -50,8 +51,8 @@ def strategies_of_run(run: Mapping[str, Any]) -> list[StrategySpec]:
         listed = run["strategies"]
         return [StrategySpec(s["name"], parse_spec(s["name"]).name, dict(s.get("options") or {}))
                 for s in listed]
-    except (KeyError, TypeError) as exc:
-        raise ValueError(f"not a seamcut compare --json file: no strategies with names ({exc})") from None
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise ConfigError(f"not a seamcut compare --json file: no strategies with names ({exc})") from None
 
 
 def cut_all(documents: Sequence[Document], strategies: Sequence[StrategySpec],

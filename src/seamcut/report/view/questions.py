@@ -19,6 +19,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from ...errors import ConfigError
 from ...evaluate.questions import normalise, source_matches
 from ...model import Chunk, Document
 from ...strategies.spec import slug
@@ -96,13 +97,13 @@ def questions_data(compare: Mapping[str, Any], documents: Sequence[Document],
     written by a seamcut whose ``compare --json`` kept no results per question."""
     runs = compare.get("strategies") or []
     if not runs:
-        raise ValueError("the compare run has no strategies")
+        raise ConfigError("the compare run has no strategies")
     missing = [s["name"] for s in runs if s["name"] not in chunkings]
     if missing:
-        raise ValueError(f"no chunking given for the run's strategies {', '.join(missing)}")
+        raise ConfigError(f"no chunking given for the run's strategies {', '.join(missing)}")
     if any("results" not in q for s in runs for q in s["per_question"]):
-        raise ValueError("the compare run has no results per question (written by an older seamcut "
-                         "compare --json): run compare again")
+        raise ConfigError("the compare run has no results per question (written by an older seamcut "
+                          "compare --json): run compare again")
     k, depth = int(compare["k"]), int(compare.get("depth") or 0)
     strategies = [Strategy(s["name"], chunkings[s["name"]]) for s in runs]
     docs = {d.id: d for d in documents}
