@@ -135,7 +135,7 @@ def test_every_command_keeps_its_flags_and_defaults():
         "compare": {"paths", "--questions", "-q", "--strategies", "-k", "--budget", "--mode", "--size",
                     "--overlap", "--unit", "--model", "--device", "--out", "-o", "--named-source", "--json",
                     "--report"} | read | scale | engine,
-        "tune": {"paths", "--questions", "-q", "--budget", "--space", "-k", "--token-budget", "--held-out",
+        "tune": {"paths", "--questions", "-q", "--minutes", "--space", "-k", "--budget", "--held-out",
                  "--seed", "--eta", "--exhaustive", "--versus", "--plan", "--model", "--device", "--out", "-o",
                  "--named-source", "--json",
                  "--report"} | read | scale,
