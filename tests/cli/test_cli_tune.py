@@ -55,6 +55,8 @@ def test_tune_bad_inputs_name_the_file(docs):
     assert plan["documents"] == 3 and plan["candidates"] == 90 and plan["final"]["defaults"] == 7
     assert "tune's plan: 3 documents" in r.stdout and "corpus builds" in r.stdout
     assert not (docs / "out").exists()
+    r = run("tune", str(docs / "docs"), "-q", str(docs / "questions.yaml"), "--plan", "--json", "-")
+    assert r.returncode == 0 and json.loads(r.stdout) == plan  # the JSON alone, in place of the plan
     # --budget is tokens sent per question (it was minutes): one under every chunk size is refused
     (docs / "space.yaml").write_text(SPACE, encoding="utf-8")
     r = run("tune", str(docs / "docs"), "-q", str(docs / "questions.yaml"), "--space", str(docs / "space.yaml"),

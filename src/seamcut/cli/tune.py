@@ -10,7 +10,7 @@ from .. import checks
 from .errors import fail
 from .options import (K, Device, JsonOut, LimitFlags, Model, NamedSource, Paths, Questions, ReadFlags,
                       ReportOut, model_on_device)
-from .render import print_failures, print_warnings, write_outputs
+from .render import print_failures, print_warnings, results_out, write_json_out, write_outputs
 from .render_tune import print_tune
 
 
@@ -69,7 +69,6 @@ def tune_command(
     a ready `seamcut index` command."""
     from ..evaluate import load_questions
     from ..evaluate.space import load_space
-    from ..evaluate.tune_result import write_tune_json
     chosen = load_space(space) if space is not None else None  # a bad space stops before any work
     _check_budget(budget, chosen)
     asked = load_questions(questions)
@@ -85,8 +84,9 @@ def tune_command(
     print_failures(result.failures, len(result.documents) + len(result.failures))
     print_warnings(result.warnings)
     data = result.to_json()
-    print_tune(data)
-    write_outputs(json_out, lambda path: write_tune_json(result, path), report,
+    with results_out(json_out):
+        print_tune(data)
+    write_outputs(json_out, lambda: data, report,
                   lambda path: _write_report(data, path))
     if result.failures:
         raise typer.Exit(1)
@@ -125,13 +125,11 @@ def _versus(flag: str | None) -> list[str] | None:
 def _print_plan(paths: list[Path], asked: list[Any], space: Any, model: str, seed: int, held_out: float,
                 eta: int, exhaustive: bool, versus: list[str] | None, json_out: Path | None) -> None:
     """``--plan``: the search's rounds and their cost, printed (and written to ``--json``)."""
-    import json
-
     from ..evaluate.tune_plan import plan
     from .render_tune import print_plan
     data = plan(paths, asked, space=space, model=model, seed=seed, held_out=held_out, eta=eta,
                 exhaustive=exhaustive, defaults=versus)
-    print_plan(data)
+    with results_out(json_out):
+        print_plan(data)
     if json_out:
-        json_out.parent.mkdir(parents=True, exist_ok=True)
-        json_out.write_text(json.dumps(data, indent=1), encoding="utf-8")
+        write_json_out(json_out, data)
