@@ -110,7 +110,7 @@ def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Cor
 def tune(documents: "PathLike | Sequence[PathLike]", questions: "PathLike | Sequence[Question]", *,
          space: "PathLike | Space | None" = None, minutes: float | None = None, k: int = 4,
          model: str = "default", embedder: "Embedder | None" = None, seed: int = 0,
-         held_out: float = 0.3, eta: int = 3, token_budget: int | None = None,
+         held_out: float = 0.3, eta: int = 3, budget: int | None = None,
          exhaustive: bool = False, workdir: PathLike | None = None, progress: bool = True,
          read_options: "ReadOptions | None" = None, catalog: "Catalog | None" = None,
          limits: "Limits | None" = None, named_source: bool = False,
@@ -121,9 +121,9 @@ def tune(documents: "PathLike | Sequence[PathLike]", questions: "PathLike | Sequ
     the command line). ``space``: a YAML file or a ``Space`` (None: the default space, every
     strategy with its defaults and variants). ``minutes``: the wall-clock time allowed (None: no
     limit). ``held_out``: the share of the questions held out (seeded by ``seed``);
-    ``token_budget``: the tokens sent per question "best" is judged at (None: the median of the
-    first round's candidates at ``k``); ``exhaustive``: every candidate on everything, in one
-    round. ``workdir``: where the indexes go, kept so the next run only searches (None: a
+    ``budget``: the tokens sent to the model per question "best" is judged at, as ``compare``'s
+    ``budgets`` (None: the median of the first round's candidates at ``k``); ``exhaustive``: every
+    candidate on everything, in one round. ``workdir``: where the indexes go, kept so the next run only searches (None: a
     temporary folder). ``model``/``embedder``, ``read_options``, ``catalog``, ``limits``: as
     ``compare`` takes them, and ``named_source``. ``versus``: the chunking specs the winner is
     tested against (searched hybrid, judged in the final round on everything; None: every
@@ -144,7 +144,7 @@ def tune(documents: "PathLike | Sequence[PathLike]", questions: "PathLike | Sequ
     with tempfile.TemporaryDirectory(prefix="seamcut-tune-") as scratch:
         return search(items, asked, embedder=emb, workdir=scratch if workdir is None else workdir,
                       space=chosen, k=k, model=model, seed=seed, held_out=held_out, eta=eta,
-                      token_budget=token_budget, minutes=minutes, exhaustive=exhaustive,
+                      budget=budget, minutes=minutes, exhaustive=exhaustive,
                       progress=progress, read_options=read_options or ReadOptions(),
                       catalog=catalog, limits=limits or Limits(), defaults=versus)
 

@@ -135,7 +135,7 @@ def test_every_command_keeps_its_flags_and_defaults():
         "compare": {"paths", "--questions", "-q", "--strategies", "-k", "--budget", "--mode", "--size",
                     "--overlap", "--unit", "--model", "--device", "--out", "-o", "--named-source", "--json",
                     "--report"} | read | scale | engine,
-        "tune": {"paths", "--questions", "-q", "--budget", "--space", "-k", "--token-budget", "--held-out",
+        "tune": {"paths", "--questions", "-q", "--minutes", "--space", "-k", "--budget", "--held-out",
                  "--seed", "--eta", "--exhaustive", "--versus", "--plan", "--model", "--device", "--out", "-o",
                  "--named-source", "--json",
                  "--report"} | read | scale,
@@ -156,6 +156,13 @@ def test_every_command_keeps_its_flags_and_defaults():
             for o in longs:
                 short.setdefault(o, set()).add(shorts[0] if shorts else "")
     assert short["--out"] == {"-o"}, short["--out"]
+    # one flag, one meaning: --json and --report take a FILE (--json also -) and say the same in
+    # every command; --budget is the tokens sent to the model per question wherever it is taken
+    for flag in ("--json", "--report"):
+        same = [p for c in group.commands.values() for p in c.params if flag in p.opts]
+        assert len({p.help for p in same}) == 1 and not any(p.is_flag for p in same), flag
+    assert all(p.help.startswith("Tokens sent to the model per question") for c in group.commands.values()
+               for p in c.params if "--budget" in p.opts)
     assert all(len(forms - {""}) <= 1 for forms in short.values()), short
     defaults = {p.name: p.default for p in group.commands["chunk"].params}
     assert defaults["spec"] == "recursive" and defaults["ocr"] == "auto"

@@ -19,15 +19,19 @@ def test_index_then_search_with_a_filter(docs):
     assert "3 file(s) added" in r.stderr
     r = run("index", str(docs / "docs"), "--db", str(db), "--catalog", str(docs / "catalog.yaml"))
     assert r.returncode == 0 and "3 unchanged" in r.stderr and "0 embedded" in r.stderr
-    r = run("search", "--db", str(db), "whitefly dose on cotton", "-k", "2", "--json")
+    r = run("search", "--db", str(db), "whitefly dose on cotton", "-k", "2", "--json", "-")
     assert r.returncode == 0, r.stderr
-    hits = json.loads(r.stdout)
+    hits = json.loads(r.stdout)  # --json -: the JSON alone on standard output, in place of the table
     assert [h["rank"] for h in hits] == [1, 2]
     assert hits[0]["chunk"]["heading_path"][-1] == "Whitefly" and hits[0]["similarity"] > 0
-    r = run("search", "--db", str(db), "spray", "--where", "crop = 'orange'", "--mode", "text", "--json")
+    r = run("search", "--db", str(db), "spray", "--where", "crop = 'orange'", "--mode", "text", "--json", "-")
     assert all(h["chunk"]["metadata"]["crop"] == "orange" for h in json.loads(r.stdout))
-    r = run("search", "--db", str(db), "whitefly dose")
+    r = run("search", "--db", str(db), "whitefly dose", "--json", str(docs / "hits.json"))
     assert r.returncode == 0 and "cotton.md" in r.stdout and "Cotton manual / Pests / Whitefly" in r.stdout
+    assert f"JSON: {docs / 'hits.json'}" in r.stderr  # --json FILE, as every command takes it
+    assert json.loads((docs / "hits.json").read_text(encoding="utf-8"))[0]["rank"] == 1
+    r = run("search", "--db", str(db), "whitefly dose", "--json")
+    assert r.returncode == 2 and "requires an argument" in r.stderr
     r = run("search", "--db", str(db), "x", "--where", "crop = = 'x'")
     assert r.returncode == 2 and "--where" in r.stderr
     r = run("index", str(docs / "docs"), "--db", str(db), "--strategy", "fixed")
@@ -98,6 +102,12 @@ def test_compare_prints_the_table_and_writes_json_misses_and_report(docs):
     assert [again["structure"][key] for key in ("hits", "mrr", "chunks", "per_question")] == \
            [next(s for s in res["strategies"] if s["name"] == "structure")[key]
             for key in ("hits", "mrr", "chunks", "per_question")]
+    # --json -: the JSON alone on standard output, in place of the table (the indexes reused)
+    r = run("compare", str(docs / "docs"), "--questions", str(docs / "questions.yaml"),
+            "--strategies", "fixed,structure", "--out", str(out), "--json", "-")
+    assert r.returncode == 0, r.stderr
+    assert [s["name"] for s in json.loads(r.stdout)["strategies"]] == ["fixed", "structure"]
+    assert "best:" in r.stderr and "JSON:" not in r.stderr
 
 
 def test_compare_bad_inputs_name_the_file_or_line(docs):

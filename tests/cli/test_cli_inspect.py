@@ -45,6 +45,10 @@ def test_inspect_langchain_dump_reports_zero_overlap(langchain_case, tmp_path):
     assert data["uncovered_chars"] == 0 and data["foreign_chars"] == 0
     assert data["over_limit"] == [] and data["tokens_lost"] == 0
     assert "<table" in page.read_text(encoding="utf-8")
+    r = run(str(chunks), "--source", str(src), "--size", "300", "--overlap", "50", "--unit", "chars",
+            "--json", "-")
+    assert r.returncode == 0, r.stderr  # --json -: the findings as JSON alone on standard output
+    assert json.loads(r.stdout) == data
 
 
 def test_inspect_structure_chunks_sharing_nothing_is_no_finding(tmp_path):

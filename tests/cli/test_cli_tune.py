@@ -55,5 +55,15 @@ def test_tune_bad_inputs_name_the_file(docs):
     assert plan["documents"] == 3 and plan["candidates"] == 90 and plan["final"]["defaults"] == 7
     assert "tune's plan: 3 documents" in r.stdout and "corpus builds" in r.stdout
     assert not (docs / "out").exists()
+    r = run("tune", str(docs / "docs"), "-q", str(docs / "questions.yaml"), "--plan", "--json", "-")
+    assert r.returncode == 0 and json.loads(r.stdout) == plan  # the JSON alone, in place of the plan
+    # --budget is tokens sent per question (it was minutes): one under every chunk size is refused
+    (docs / "space.yaml").write_text(SPACE, encoding="utf-8")
+    r = run("tune", str(docs / "docs"), "-q", str(docs / "questions.yaml"), "--space", str(docs / "space.yaml"),
+            "--budget", "30")
+    assert r.returncode == 2 and "smallest chunk size in the space (48 tokens)" in r.stderr
+    assert "--minutes 30" in r.stderr and not (docs / "out").exists()
+    r = run("tune", str(docs / "docs"), "-q", str(docs / "questions.yaml"), "--token-budget", "300")
+    assert r.returncode == 2 and "No such option" in r.stderr
     r = run("tune", str(docs / "docs"), "-q", str(docs / "questions.yaml"), "--versus", "structure,nosuch")
     assert r.returncode == 2 and "unknown strategy 'nosuch'" in r.stderr

@@ -244,7 +244,7 @@ def test_cli_e5_torch_on_the_cpu_builds_and_searches(tmp_path):
         assert r.returncode == 0, r.stderr
         settings = json.loads((db / "seamcut-index.json").read_text(encoding="utf-8"))
         assert settings["model"] == model
-        r = cli("search", "whitefly dose", "--db", str(db), "--mode", "vector", "--json")
+        r = cli("search", "whitefly dose", "--db", str(db), "--mode", "vector", "--json", "-")
         assert r.returncode == 0, r.stderr
         tops[model] = [h["chunk"]["id"] for h in json.loads(r.stdout)]
     assert tops["e5-torch"] and tops["e5-torch"][0] == tops["default"][0]

@@ -175,7 +175,7 @@ def test_a_file_that_cannot_be_read_is_named_in_the_json_and_the_rest_is_tuned(s
     assert data["documents"] == 6 and data["winner"]["spec"] == "recursive:size=256:overlap=0"
 
 
-def test_a_time_budget_too_small_stops_and_says_what_was_not_done(setup):
+def test_a_time_limit_too_small_stops_and_says_what_was_not_done(setup):
     result = run(setup, minutes=1e-6)  # time for the first chunking only
     stopped = result.cost["stopped_early"]
     assert "ran out in round 1 (2 of 4 candidates judged)" in stopped and "not done" in stopped
@@ -183,8 +183,10 @@ def test_a_time_budget_too_small_stops_and_says_what_was_not_done(setup):
     assert result.winner["label"] in {p["label"] for p in result.points}
     with pytest.raises(ValueError, match="eta"):
         run(setup, eta=1)
-    with pytest.raises(ValueError, match="token budget"):
-        run(setup, token_budget=0)
+    with pytest.raises(ValueError, match="budget: 0 is not a positive number of tokens"):
+        run(setup, budget=0)
+    with pytest.raises(ValueError, match="minutes: 0 is not a positive number of minutes"):
+        run(setup, minutes=0)
 
 
 def test_the_cost_counts_the_sentences_semantic_embeds_while_it_cuts(tmp_path):

@@ -255,10 +255,10 @@ def test_no_defaults():
 
 def test_stopped_early_is_a_visible_warning(data):
     stopped = copy.deepcopy(data)
-    stopped["cost"]["stopped_early"] = ("the time budget of 2 minutes was spent in round 2: "
+    stopped["cost"]["stopped_early"] = ("the time limit of 2 minutes was spent in round 2: "
                                         "round 3 (8 candidates on all documents) was not run <now>")
     html = render_tune(stopped)
-    assert 'class="bad">Stopped early: the time budget of 2 minutes' in html
+    assert 'class="bad">Stopped early: the time limit of 2 minutes' in html
     assert esc("<now>") in html and "<now>" not in html
     assert "it finished the whole search" not in html
 
@@ -284,7 +284,7 @@ def test_a_file_that_could_not_be_read_is_named_on_the_page(data):
 def test_empty_log():
     empty = tune_data(CHUNKINGS[:2], ["vector"], defaults=[])
     empty.update(rounds=[], log=[], points=[], pareto=[], winner=None, defaults=[])
-    empty["cost"]["stopped_early"] = "the time budget was spent before the first round ended"
+    empty["cost"]["stopped_early"] = "the time limit was spent before the first round ended"
     html = render_tune(empty)
     assert "The search log is empty" in html and "No winner" in html
     assert _images(html) == 0

@@ -11,7 +11,7 @@ from ..strategies import REGISTRY
 from .options import (K, Device, EngineFlags, JsonOut, LimitFlags, Mode, ModeOption, Model, NamedSource,
                       Overlap, Paths, Questions, ReadFlags, ReportOut, Size, Unit, UnitOption,
                       model_on_device)
-from .render import (err, print_builds, print_comparison, print_failures, print_warnings,
+from .render import (err, print_builds, print_comparison, print_failures, print_warnings, results_out,
                      write_outputs)
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ def compare_command(
     Each strategy's index is built as `seamcut index` builds one (files read and cut in worker
     processes, parsed once for all strategies; one embedding cache) into OUT/index/NAME, and
     reused by the next run when its options and files are the same."""
-    from ..evaluate import load_questions, parse_budgets, score_budgets, write_json, write_misses
+    from ..evaluate import load_questions, parse_budgets, score_budgets, write_misses
     from ..strategies.spec import parse_spec
     names = [s.strip() for s in strategies.split(",") if s.strip()] if strategies else list(REGISTRY)
     for name in names:  # a bad spec or test set stops before any file is read
@@ -69,10 +69,11 @@ def compare_command(
     print_failures(result.failures, result.documents + len(result.failures))
     misses = write_misses(result, out / "misses")
     print_builds(result)
-    print_comparison(result)
+    with results_out(json_out):
+        print_comparison(result)
     print_warnings(result.warnings)
     err.print(f"misses for an expert to read: {misses[0].parent}/misses-<strategy>.md")
-    write_outputs(json_out, lambda path: write_json(result, path), report,
+    write_outputs(json_out, result.to_json, report,
                   lambda path: _write_report(result, path))
     if result.failures:
         raise typer.Exit(1)

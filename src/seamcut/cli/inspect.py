@@ -2,17 +2,19 @@
 a peer's splitter counts (``--explain``)."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Annotated, List, Optional
+from typing import TYPE_CHECKING, Annotated, List, Optional
 
 import typer
 
 from .. import checks
 from .errors import fail
-from .options import Unit
-from .render import err
+from .options import JsonOut, ReportOut, Unit
+from .render import results_out, write_outputs
 from .render_inspect import print_inspection, print_lines
+
+if TYPE_CHECKING:
+    from ..diagnose import Inspection
 
 
 def inspect_command(
@@ -33,8 +35,8 @@ def inspect_command(
         "--overlap", help="The overlap they were made with, in --unit.")] = None,
     unit: Annotated[Unit, typer.Option(
         "--unit", help="Unit of --size and --overlap: tokens (the model's), words or chars.")] = Unit.tokens,
-    json_out: Annotated[Optional[Path], typer.Option("--json", help="Write the findings as JSON here.")] = None,
-    report: Annotated[Optional[Path], typer.Option("--report", help="Write an HTML report here.")] = None,
+    json_out: JsonOut = None,
+    report: ReportOut = None,
     explain_splitter: Annotated[Optional[str], typer.Option(
         "--explain", help="Say what a splitter's size means (e.g. "
                           "langchain:RecursiveCharacterTextSplitter) in the model's tokens on the "
@@ -56,15 +58,14 @@ def inspect_command(
     except FileNotFoundError:
         fail(f"{path}: no such file")
     ins = checks.inspect(chunks, docs, model=spec, size=size, overlap=overlap, unit=unit.value)
-    print_inspection(ins)
-    if json_out:
-        json_out.parent.mkdir(parents=True, exist_ok=True)
-        json_out.write_text(json.dumps(ins.to_json(), ensure_ascii=False, indent=1), encoding="utf-8")
-        err.print(f"findings → {json_out}")
-    if report:
-        from ..report.inspect_html import write
-        write(ins, report, title=f"seamcut inspect {path.name}")
-        err.print(f"report → {report}")
+    with results_out(json_out):
+        print_inspection(ins)
+    write_outputs(json_out, ins.to_json, report, lambda to: _write_report(ins, to, path))
+
+
+def _write_report(ins: "Inspection", to: Path, chunks: Path) -> None:
+    from ..report.inspect_html import write
+    write(ins, to, title=f"seamcut inspect {chunks.name}")
 
 
 def _explain(name: str, args: list[str], docs: list, model: Optional[str]) -> None:

@@ -90,7 +90,9 @@ ModeOption = Annotated[Mode, typer.Option(
 # -- judging (`compare`, `tune`) ------------------------------------------------------------------
 Questions = Annotated[Path, typer.Option("--questions", "-q", help="Test set: YAML, JSONL or CSV.")]
 K = Annotated[int, typer.Option("-k", help="Results per question (hit rate at k).")]
-JsonOut = Annotated[Optional[Path], typer.Option("--json", help="Write the results as JSON here.")]
+JsonOut = Annotated[Optional[Path], typer.Option(
+    "--json", help="Write the results as JSON to this file (-: print them on standard output, in "
+                   "place of what the command prints there).")]
 NamedSource = Annotated[bool, typer.Option(
     "--named-source", help="A question that names its source is answered only by a chunk of that "
                            "document (default: the answer text in any document counts, as the "

@@ -2,9 +2,13 @@
 search hits, failures. Results go to standard output, tables and summaries to standard error."""
 from __future__ import annotations
 
+import io
+import json
 import statistics
+import sys
+from contextlib import contextmanager, redirect_stdout
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
 
 from rich.console import Console
 from rich.markup import escape
@@ -82,12 +86,42 @@ def print_chunk_summary(stats: Sequence[tuple[str, list[int]]], out: Optional[Pa
               "seconds the stage's thread worked, overlapping the others")
 
 
-def write_outputs(json_out: Optional[Path], write_json: Callable[[Path], None],
+def json_to_stdout(json_out: Optional[Path]) -> bool:
+    """Whether ``--json`` is ``-``: the JSON on standard output, not in a file."""
+    return json_out is not None and str(json_out) == "-"
+
+
+@contextmanager
+def results_out(json_out: Optional[Path]) -> Iterator[None]:
+    """Around what a command prints on standard output (its results: a table, hits, findings):
+    printed there, or left out where ``--json -`` puts the JSON there in their place, so that
+    standard output is the JSON alone. What goes to standard error is printed either way."""
+    if not json_to_stdout(json_out):
+        yield
+        return
+    with redirect_stdout(io.StringIO()):
+        yield
+
+
+def write_json_out(json_out: Path, data: Any) -> None:
+    """``--json FILE``: ``data`` as JSON in FILE (its folder made), said on standard error;
+    ``--json -``: on standard output. Every command's ``--json`` is written here."""
+    text = json.dumps(data, ensure_ascii=False, indent=1)
+    if json_to_stdout(json_out):
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+        return
+    json_out.parent.mkdir(parents=True, exist_ok=True)
+    json_out.write_text(text, encoding="utf-8")
+    err.print(f"JSON: {json_out}")
+
+
+def write_outputs(json_out: Optional[Path], data: Callable[[], Any],
                   report: Optional[Path], write_report: Callable[[Path], None]) -> None:
-    """The --json and --report files a command was asked for, written, and where they went."""
+    """The --json (``data()``, in a file or on standard output) and --report files a command was
+    asked for, written, and where they went."""
     if json_out:
-        write_json(json_out)
-        err.print(f"JSON: {json_out}")
+        write_json_out(json_out, data())
     if report:
         write_report(report)
         err.print(f"report: {report}")

@@ -8,9 +8,10 @@ from typing import Annotated, Optional
 import typer
 
 from .errors import fail
-from .options import (Batch, Device, EngineFlags, LimitFlags, Mode, ModeOption, Model, Paths, ReadFlags,
-                      StrategyFlags, model_on_device)
-from .render import hits_json, print_build, print_failures, print_hits, print_warnings
+from .options import (Batch, Device, EngineFlags, JsonOut, LimitFlags, Mode, ModeOption, Model, Paths,
+                      ReadFlags, StrategyFlags, model_on_device)
+from .render import (hits_json, print_build, print_failures, print_hits, print_warnings, results_out,
+                     write_json_out)
 
 Db = Annotated[Path, typer.Option("--db", help="Index folder (created by `seamcut index` if missing).")]
 
@@ -72,7 +73,7 @@ def search_command(
         "--where", help="SQL filter, e.g. \"crop = 'cotton' AND year >= 2025\".")] = None,
     max_tokens: Annotated[Optional[int], typer.Option(
         "--max-tokens", help="parent-child: most tokens of parents to return.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")] = False,
+    json_out: JsonOut = None,
 ) -> None:
     """Print the chunks that best answer a question, with score, source, pages and heading path."""
     from ..index import Index
@@ -82,7 +83,7 @@ def search_command(
         if where and type(exc).__name__ in ("ValueError", "RuntimeError", "LanceError", "ArrowInvalid"):
             fail(f"--where {where!r}: {str(exc).splitlines()[0]}")
         raise  # the usual error path (an IndexConfigError: no index, or another one's settings)
-    if as_json:
-        print(json.dumps(hits_json(hits), ensure_ascii=False, indent=1))
-    else:
+    with results_out(json_out):
         print_hits(hits)
+    if json_out:
+        write_json_out(json_out, hits_json(hits))

@@ -7,25 +7,29 @@ from typing import Annotated, Any, Optional
 import typer
 
 from .. import checks
+from .errors import fail
 from .options import (K, Device, JsonOut, LimitFlags, Model, NamedSource, Paths, Questions, ReadFlags,
                       ReportOut, model_on_device)
-from .render import print_failures, print_warnings, write_outputs
+from .render import print_failures, print_warnings, results_out, write_json_out, write_outputs
 from .render_tune import print_tune
 
 
 def tune_command(
     paths: Paths,
     questions: Questions,
-    budget: Annotated[Optional[float], typer.Option(
-        "--budget", help="Minutes the search may take (wall clock); where they run out it stops and "
-                         "reports the best so far, saying what was not done. Default: no limit.")] = None,
+    minutes: Annotated[Optional[float], typer.Option(
+        "--minutes", help="Minutes the search may take (wall clock); where they run out it stops and "
+                          "reports the best so far, saying what was not done. Default: no limit. "
+                          "(Before, this was --budget.)")] = None,
     space: Annotated[Optional[Path], typer.Option(
         "--space", help="YAML of the chunkings and search modes to search (default: the space "
                         "shipped with seamcut, every strategy with its defaults and variants).")] = None,
     k: K = 4,
-    token_budget: Annotated[Optional[int], typer.Option(
-        "--token-budget", help="Tokens sent to the model per question 'best' is judged at (default: "
-                               "the median tokens per question at k of the first round).")] = None,
+    budget: Annotated[Optional[int], typer.Option(
+        "--budget", help="Tokens sent to the model per question 'best' is judged at, as compare's "
+                         "--budget (default: the median tokens per question at k of the first round). "
+                         "Before, this was --token-budget, and --budget was the time limit, now "
+                         "--minutes: a budget under the space's smallest chunk size is refused.")] = None,
     held_out: Annotated[float, typer.Option(
         "--held-out", help="Share of the questions held out of the search, to report the winner "
                            "on (seeded; split by language).")] = 0.3,
@@ -65,23 +69,24 @@ def tune_command(
     a ready `seamcut index` command."""
     from ..evaluate import load_questions
     from ..evaluate.space import load_space
-    from ..evaluate.tune_result import write_tune_json
     chosen = load_space(space) if space is not None else None  # a bad space stops before any work
+    _check_budget(budget, chosen)
     asked = load_questions(questions)
     if plan:
         _print_plan(paths, asked, chosen, model, seed, held_out, eta, exhaustive, _versus(versus), json_out)
         return
     model, embedder = model_on_device(model, device)
-    result = checks.tune(paths, questions, space=chosen, minutes=budget, k=k, model=model,
+    result = checks.tune(paths, questions, space=chosen, minutes=minutes, k=k, model=model,
                          embedder=embedder, seed=seed, named_source=named_source,
-                         held_out=held_out, eta=eta, token_budget=token_budget, exhaustive=exhaustive,
+                         held_out=held_out, eta=eta, budget=budget, exhaustive=exhaustive,
                          workdir=out, read_options=reading.options(), catalog=reading.load_catalog(),
                          limits=scale.limits(), versus=_versus(versus))
     print_failures(result.failures, len(result.documents) + len(result.failures))
     print_warnings(result.warnings)
     data = result.to_json()
-    print_tune(data)
-    write_outputs(json_out, lambda path: write_tune_json(result, path), report,
+    with results_out(json_out):
+        print_tune(data)
+    write_outputs(json_out, lambda: data, report,
                   lambda path: _write_report(data, path))
     if result.failures:
         raise typer.Exit(1)
@@ -90,6 +95,23 @@ def tune_command(
 def _write_report(data: dict[str, Any], path: Path) -> None:
     from ..report.tune_html import write_tune_report
     write_tune_report(data, path)
+
+
+def _check_budget(budget: int | None, space: Any) -> None:
+    """``--budget`` is tokens sent to the model per question; it was the time limit in minutes
+    before ``--minutes``. A budget under every chunk size in tokens in the ``space`` (None: the
+    default one) sends no chunk whole, and judges every candidate at nothing: a number meant as
+    minutes, most likely, so it stops here, before any work, saying so."""
+    if budget is None:
+        return
+    from ..evaluate.space import default_space
+    from ..strategies import REGISTRY
+    configs = [REGISTRY[spec.name][1](**spec.options) for spec in (space or default_space()).chunkings]
+    smallest = min((c.size for c in configs if c.unit == "tokens"), default=None)
+    if smallest is not None and budget < smallest:
+        fail(f"--budget {budget}: tokens sent to the model per question, under the smallest chunk size "
+             f"in the space ({smallest} tokens), so no candidate could send one chunk; for a time "
+             f"limit in minutes (--budget before), give --minutes {budget}")
 
 
 def _versus(flag: str | None) -> list[str] | None:
@@ -103,13 +125,11 @@ def _versus(flag: str | None) -> list[str] | None:
 def _print_plan(paths: list[Path], asked: list[Any], space: Any, model: str, seed: int, held_out: float,
                 eta: int, exhaustive: bool, versus: list[str] | None, json_out: Path | None) -> None:
     """``--plan``: the search's rounds and their cost, printed (and written to ``--json``)."""
-    import json
-
     from ..evaluate.tune_plan import plan
     from .render_tune import print_plan
     data = plan(paths, asked, space=space, model=model, seed=seed, held_out=held_out, eta=eta,
                 exhaustive=exhaustive, defaults=versus)
-    print_plan(data)
+    with results_out(json_out):
+        print_plan(data)
     if json_out:
-        json_out.parent.mkdir(parents=True, exist_ok=True)
-        json_out.write_text(json.dumps(data, indent=1), encoding="utf-8")
+        write_json_out(json_out, data)

@@ -57,7 +57,7 @@ from .tune_rounds import _Search
 
 def tune(documents: Sequence[str | Path], questions: Sequence[Question], *, embedder: Embedder,
          workdir: str | Path, space: Space | None = None, k: int = 4, model: str = "default",
-         seed: int = 0, held_out: float = 0.3, eta: int = 3, token_budget: int | None = None,
+         seed: int = 0, held_out: float = 0.3, eta: int = 3, budget: int | None = None,
          minutes: float | None = None, exhaustive: bool = False, finalists: int = 3,
          defaults: Sequence[str] | None = None, progress: bool = True,
          read_options: ReadOptions = ReadOptions(), catalog: Catalog | None = None,
@@ -68,8 +68,8 @@ def tune(documents: Sequence[str | Path], questions: Sequence[Question], *, embe
     search is resumed by the next call with the same ``workdir`` and arguments).
 
     ``held_out``: the share of the answerable questions held out (seeded by ``seed``); ``eta``:
-    how much each round grows and cuts; ``token_budget``: tokens sent per question "best" is
-    judged at (None: the median tokens per question at ``k`` of the round-1 candidates);
+    how much each round grows and cuts; ``budget``: tokens sent to the model per question "best"
+    is judged at (None: the median tokens per question at ``k`` of the round-1 candidates);
     ``minutes``: wall-clock time allowed (None: no limit): rounds are planned from the time the
     last one took, and where time runs out the search stops and reports the best so far, with
     ``cost["stopped_early"]`` saying what was not done (a resumed search's earlier runs count
@@ -80,20 +80,20 @@ def tune(documents: Sequence[str | Path], questions: Sequence[Question], *, embe
     (None: every registered one). ``embedder`` embeds every chunk and
     query: give it a cache so nothing is embedded twice (``load_embedder(..., cache=True)``).
 
-    Raises ``ValueError`` for no documents, no answerable question, a held-out share outside
-    [0, 1), ``eta`` under 2 or a budget that is not positive.
+    Raises ``ConfigError`` (a ValueError) for no documents, no answerable question, a held-out
+    share outside [0, 1), ``eta`` under 2, or a budget or minutes that are not positive.
     """
     started = time.perf_counter()
-    if token_budget is not None and token_budget < 1:
-        raise ConfigError(f"token budget: {token_budget} is not a positive number of tokens")
+    if budget is not None and budget < 1:
+        raise ConfigError(f"budget: {budget} is not a positive number of tokens")
     if minutes is not None and minutes <= 0:
-        raise ConfigError(f"time budget: {minutes} is not a positive number of minutes")
+        raise ConfigError(f"minutes: {minutes} is not a positive number of minutes")
     setup = _set_up(documents, questions, space, model, seed, held_out, eta, exhaustive, finalists, defaults)
     space, versus, left_out, paths = setup.space, setup.versus, setup.left_out, setup.paths
     tune_qs, held_qs, candidates, schedule = setup.tune_qs, setup.held_qs, setup.candidates, setup.plan
     halving = schedule.halving
     journal = Journal(Path(workdir), _search_key(setup, k, model, seed, held_out, eta, exhaustive, finalists,
-                                                 token_budget, read_options))
+                                                 budget, read_options))
     deadline = None if minutes is None else started + 60 * minutes - journal.earlier_seconds
     search = _Search(Path(workdir), embedder, model, k, read_options, catalog, limits, progress, deadline, journal)
     search.every = len(paths)
@@ -102,7 +102,6 @@ def tune(documents: Sequence[str | Path], questions: Sequence[Question], *, embe
     # the reading workers are started once for every build; the journal records each batch of
     # vectors computed
     with LocalEngine().series(limits, len(paths)) as search.engine, _recording(embedder, search.record):
-        budget = token_budget
         previous: list[_Judged] = []
         alive = candidates
         stopped: str | None = None
@@ -110,14 +109,14 @@ def tune(documents: Sequence[str | Path], questions: Sequence[Question], *, embe
         for r in range(1, halving + 1):
             asked = schedule.round_questions(r)
             if r > 1 and search.too_slow(alive, asked, halving - r + 2):
-                stopped = (f"the time budget of {minutes:g} min would run out: halving rounds {r} to "
+                stopped = (f"the time limit of {minutes:g} min would run out: halving rounds {r} to "
                            f"{halving} were skipped, the final round judged round {r - 1}'s best")
                 break
             judged, done = search.round(r, alive, schedule.round_documents(r, asked), asked, [])
             if budget is None and judged:
                 budget = default_budget(j.tune.tokens_per_question for j in judged) or 1
             if not done:
-                stopped = (f"the time budget of {minutes:g} min ran out in round {r} ({len(judged)} of "
+                stopped = (f"the time limit of {minutes:g} min ran out in round {r} ({len(judged)} of "
                            f"{len(alive)} candidates judged): the later rounds and the held-out "
                            "scoring were not done; the best so far is reported")
                 previous = previous or judged
@@ -135,11 +134,11 @@ def tune(documents: Sequence[str | Path], questions: Sequence[Question], *, embe
             if budget is None:
                 budget = default_budget(j.tune.tokens_per_question for j in final) or 1
             if not done:
-                stopped = (f"the time budget of {minutes:g} min ran out in the final round "
+                stopped = (f"the time limit of {minutes:g} min ran out in the final round "
                            f"({len(final)} of {len(chosen)} candidates judged on every document)")
     scored = final or previous
     if not scored:
-        raise ConfigError(f"the time budget of {minutes:g} min ran out before one candidate was judged")
+        raise ConfigError(f"the time limit of {minutes:g} min ran out before one candidate was judged")
     assert budget is not None
     result = _result(search, space, scored, budget, k, model, seed, paths, documents, versus,
                      {"tune": len(tune_qs), "held_out": len(held_qs),
@@ -166,13 +165,13 @@ def _recording(embedder: Embedder, record: Callable[[], None]) -> Iterator[None]
 
 
 def _search_key(setup: _SetUp, k: int, model: str, seed: int, held_out: float, eta: int, exhaustive: bool,
-                finalists: int, token_budget: int | None, read_options: ReadOptions) -> str:
+                finalists: int, budget: int | None, read_options: ReadOptions) -> str:
     """What makes two runs the same search, for the journal: the files, the questions and the
-    settings (not the time budget: a stopped search may be resumed with another)."""
+    settings (not the time limit: a stopped search may be resumed with another)."""
     import hashlib
     parts = [sorted(setup.paths), [(q.id, q.question) for q in setup.tune_qs + setup.held_qs],
              [c.label for c in setup.candidates], [c.label for c in setup.versus],
-             [k, model, seed, held_out, eta, exhaustive, finalists, token_budget, repr(read_options)]]
+             [k, model, seed, held_out, eta, exhaustive, finalists, budget, repr(read_options)]]
     return hashlib.sha256(json.dumps(parts, ensure_ascii=False).encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 

@@ -76,7 +76,7 @@ class _Search:
     def round(self, number: int, candidates: list[Candidate], docs: list[str], asked: list[Question],
               held: list[Question]) -> tuple[list[_Judged], bool]:
         """Every candidate judged on ``asked`` (and ``held``) over the files ``docs``; whether
-        the round was finished (False: the time budget ran out)."""
+        the round was finished (False: the time limit ran out)."""
         t0 = time.perf_counter()
         tokens0 = self.embedded_tokens()
         carried = Spent()  # what earlier runs of this search spent on this round

@@ -3,7 +3,7 @@
 Each named strategy is a configuration of passes over spans:
 
 - ``levels``: where a text may be cut (blank line, line break, sentence, clause, space);
-- ``budget``: the limits a chunk's text keeps, ``reserve`` units kept free where asked;
+- ``size_limit``: the limits a chunk's text keeps, ``reserve`` units kept free where asked;
 - ``packer``: the one greedy packing loop; what differs (which neighbours join, the fit test, a
   unit too long alone, headings that only open a chunk) is passed in as a ``Packing``;
 - ``engine``: cut into pieces at the levels, ``merge`` pieces up to the limit (the loop with an

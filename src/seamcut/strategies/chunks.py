@@ -9,7 +9,7 @@ from ..boxes import LineIndex
 from ..model import Chunk, Document, stable_hash
 from ..outline import Outline
 from ..text.space import SPACE_CHARS
-from .budget import Budget
+from .size_limit import SizeLimit
 from .window import outline_of
 
 
@@ -46,10 +46,10 @@ def first_word(text: str, start: int, end: int) -> int:
 DOCUMENT_ONLY = ("page_sizes", "indexed_path")
 
 
-def make_chunks(doc: Document, drafts: Sequence[Draft], budget: Budget, strategy: str,
+def make_chunks(doc: Document, drafts: Sequence[Draft], limit: SizeLimit, strategy: str,
                 fingerprint: str, outline: Outline | None = None) -> list[Chunk]:
     """Chunks for drafts of ``doc``: ``text`` is context + body, ``tokens`` the model's count of
-    it (``budget.tokens``), the language that of most of the span; every chunk's metadata is the
+    it (``limit.tokens``), the language that of most of the span; every chunk's metadata is the
     document's plus ``config`` (the fingerprint), and ``held_by_model`` where the model's maximum
     input, not the size, bounded the chunk: the units of the size that fit in that input from the
     chunk's start (``seamcut.strategies.held`` reports them); and ``boxes`` where the document
@@ -66,13 +66,13 @@ def make_chunks(doc: Document, drafts: Sequence[Draft], budget: Budget, strategy
         a, b = d.start, d.end
         full = d.context + text[a:b]
         path = d.path if d.path is not None else outline.path_at(first_word(text, a, b))
-        held = budget.held_by_model(a)
+        held = limit.held_by_model(a)
         extra = {} if held is None else {"held_by_model": held}
         if lines:
             extra["boxes"] = [box.to_list() for box in lines.boxes(a + off, b + off)]
         out.append(Chunk(
             id=chunk_id(doc.id, a, b, fingerprint, full), doc_id=doc.id, source=doc.source,
-            start=a, end=b, context=d.context, text=full, tokens=budget.tokens(a, b, d.context),
+            start=a, end=b, context=d.context, text=full, tokens=limit.tokens(a, b, d.context),
             pages=doc.pages_of(a, b), heading_path=path, language=outline.language_of(a, b),
             strategy=strategy, metadata={**meta, **extra} if extra else meta))
     return out

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from ..text import is_blank
-from .budget import Budget
+from .size_limit import SizeLimit
 from .levels import (CLAUSE, LINE, PARAGRAPH, RECURSIVE_LEVELS, RUN_START, SENTENCE,
                      SENTENCE_LEVELS, WORD, Level)
 from .overlap import add_overlap
@@ -32,49 +32,49 @@ class Piece:
     split: bool       # whether that top-level unit had to be cut further
 
 
-def unit_pieces(budget: Budget, a: int, b: int, top: int, reserve: int = 0) -> list[Piece]:
-    """Cut ``[a, b)`` into runs of whole units, each as long as the budget allows."""
+def unit_pieces(limit: SizeLimit, a: int, b: int, top: int, reserve: int = 0) -> list[Piece]:
+    """Cut ``[a, b)`` into runs of whole units, each as long as the limit allows."""
     out = []
     while a < b:
-        e = min(budget.max_end(a, reserve), b)
+        e = min(limit.max_end(a, reserve), b)
         if e <= a:  # not even one unit fits beside the overhead: take one unit anyway
-            nxt = budget.unit_measure.unit_bounds(a, b)
+            nxt = limit.unit_measure.unit_bounds(a, b)
             e = int(nxt[0]) if len(nxt) else b
         out.append(Piece(a, e, top, True))
         a = e
     return out
 
 
-def split(budget: Budget, levels: Sequence[Level], a: int, b: int, top: int,
+def split(limit: SizeLimit, levels: Sequence[Level], a: int, b: int, top: int,
           language: str | None, depth: int = 0, reserve: int = 0) -> list[Piece]:
     """Cut ``[a, b)`` at the biggest break that makes pieces fit (by estimate), ``reserve``
     units kept free."""
-    if budget.fits(a, b, reserve):
+    if limit.fits(a, b, reserve):
         return [Piece(a, b, top, depth > 0)]
     for i in range(depth, len(levels)):
-        cuts = levels[i].cuts(budget.text, a, b, language)
+        cuts = levels[i].cuts(limit.text, a, b, language)
         if cuts:
             out: list[Piece] = []
             for s, e in zip([a, *cuts], [*cuts, b]):
-                out.extend(split(budget, levels, s, e, top, language, i + 1, reserve))
+                out.extend(split(limit, levels, s, e, top, language, i + 1, reserve))
             return out
-    return unit_pieces(budget, a, b, top, reserve)
+    return unit_pieces(limit, a, b, top, reserve)
 
 
-def pieces_of(budget: Budget, levels: Sequence[Level], language: str | None,
+def pieces_of(limit: SizeLimit, levels: Sequence[Level], language: str | None,
               reserve: int = 0) -> list[Piece]:
     """Cut the whole text into pieces: first-level units, split further where over the limit."""
-    text = budget.text
+    text = limit.text
     n = len(text)
     if is_blank(text):
         return []
     cuts = levels[0].cuts(text, 0, n, language) if levels else []
     out: list[Piece] = []
     for top, (s, e) in enumerate(zip([0, *cuts], [*cuts, n])):
-        if budget.fits(s, e, reserve):
+        if limit.fits(s, e, reserve):
             out.append(Piece(s, e, top, False))
         else:
-            out.extend(split(budget, levels, s, e, top, language, 1, reserve))
+            out.extend(split(limit, levels, s, e, top, language, 1, reserve))
     return out
 
 
@@ -102,21 +102,21 @@ class _Merge:
     contiguous = False
     first_alone = False
 
-    def __init__(self, budget: Budget, barrier: Barrier, reserve: int) -> None:
-        self.budget, self.barrier, self.reserve = budget, barrier, reserve
+    def __init__(self, limit: SizeLimit, barrier: Barrier, reserve: int) -> None:
+        self.limit, self.barrier, self.reserve = limit, barrier, reserve
         self.out: list[tuple[int, int]] = []
 
     def joins(self, a: int, last: Piece, item: Piece, opening: bool) -> bool:
-        return not self.barrier(last, item) and self.budget.fits(a, item.end, self.reserve)
+        return not self.barrier(last, item) and self.limit.fits(a, item.end, self.reserve)
 
     def fits(self, a: int, b: int) -> bool:
-        return self.budget.confirm(a, b, self.reserve)
+        return self.limit.confirm(a, b, self.reserve)
 
     def attaches(self, item: Piece) -> bool:
         return False
 
     def emit(self, a: int, b: int) -> None:
-        if not is_blank(self.budget.text, a, b):  # whitespace alone makes no chunk
+        if not is_blank(self.limit.text, a, b):  # whitespace alone makes no chunk
             self.out.append((a, b))
 
     def too_long(self, a: int, p: Piece) -> tuple[int, list[Piece]]:
@@ -124,7 +124,7 @@ class _Merge:
         nothing smaller to give); that part is a chunk, the rest is packed next."""
         rest: list[Piece] = []
         while p.end - p.start >= 2:
-            cut = _shrink(self.budget, p.start, p.end, self.reserve)
+            cut = _shrink(self.limit, p.start, p.end, self.reserve)
             rest.insert(0, Piece(cut, p.end, p.top, True))
             p = Piece(p.start, cut, p.top, True)
             if self.fits(a, cut):
@@ -133,37 +133,37 @@ class _Merge:
         return p.end, rest
 
 
-def merge(budget: Budget, pieces: list[Piece], barrier: Barrier,
+def merge(limit: SizeLimit, pieces: list[Piece], barrier: Barrier,
           reserve: int = 0) -> list[tuple[int, int]]:
     """Join neighbouring pieces greedily up to the limit, ``reserve`` units kept free; confirm
     each chunk with a real count where needed, giving pieces back to the next chunk (or cutting a
     piece) when over."""
-    packing = _Merge(budget, barrier, reserve)
+    packing = _Merge(limit, barrier, reserve)
     greedy(pieces, packing)
     return packing.out
 
 
-def pack(budget: Budget, pieces: list[Piece], barrier: Barrier, overlap: int,
+def pack(limit: SizeLimit, pieces: list[Piece], barrier: Barrier, overlap: int,
          reserve: int = 0) -> list[tuple[int, int]]:
     """Pieces joined up to the limit (``merge``), then ``overlap`` units of the text before put in
     front of every chunk but the first (``add_overlap``); ``reserve`` units are kept free for a
     context in front, and while joining the overlap's room too."""
-    spans = merge(budget, pieces, barrier, reserve=reserve + overlap)
-    return add_overlap(budget, spans, overlap, reserve=reserve)
+    spans = merge(limit, pieces, barrier, reserve=reserve + overlap)
+    return add_overlap(limit, spans, overlap, reserve=reserve)
 
 
-def _shrink(budget: Budget, a: int, b: int, reserve: int = 0) -> int:
+def _shrink(limit: SizeLimit, a: int, b: int, reserve: int = 0) -> int:
     """The farthest cut in ``(a, b)`` at which ``[a, cut)`` fits for real: at a word boundary or
     a unit boundary where one fits, else at a character (``a + 1`` at the least)."""
-    bounds = budget.unit_measure.unit_bounds(a, b)
-    ws = [m.start() for m in RUN_START.finditer(budget.text, a, b)]
+    bounds = limit.unit_measure.unit_bounds(a, b)
+    ws = [m.start() for m in RUN_START.finditer(limit.text, a, b)]
     for c in sorted({w for w in ws if a < w < b} | set(bounds), reverse=True):
-        if budget.confirm(a, c, reserve):
+        if limit.confirm(a, c, reserve):
             return c
     lo, hi = a + 1, b - 1  # the largest character cut that fits, by bisection
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if budget.confirm(a, mid, reserve):
+        if limit.confirm(a, mid, reserve):
             lo = mid
         else:
             hi = mid - 1

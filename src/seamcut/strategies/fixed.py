@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..model import Chunk, Document
 from ..text import is_blank
-from .budget import Budget
+from .size_limit import SizeLimit
 from .chunks import Draft, as_document, make_chunks
 from .config import SizeConfig
 from .engine import merge, no_barrier, unit_pieces
@@ -22,18 +22,18 @@ def fixed(document: Document | str, config: SizeConfig = SizeConfig()) -> list[C
     doc = as_document(document)
     if is_blank(doc.text):
         return []
-    budget = Budget(doc.text, config)
+    limit = SizeLimit(doc.text, config)
     text = doc.text
-    ends = budget.unit_measure.ends
+    ends = limit.unit_measure.ends
     n_units = len(ends)
-    per_chunk = config.size - budget.unit_measure.overhead  # Budget checked it beats overlap
+    per_chunk = config.size - limit.unit_measure.overhead  # SizeLimit checked it beats overlap
 
     spans = [] if n_units else [(0, len(text))]
     i, last = 0, max(n_units - config.overlap, 1)
     while i < last and n_units:
         k = min(per_chunk, n_units - i)
         a = 0 if i == 0 else int(ends[i - 1])  # whitespace before a unit opens its chunk
-        while k > 1 and not budget.confirm(a, int(ends[i + k - 1])):
+        while k > 1 and not limit.confirm(a, int(ends[i + k - 1])):
             k -= 1
         # the last chunk takes the text after the last unit too (characters a tokenizer drops)
         e = int(ends[i + k - 1])
@@ -41,12 +41,12 @@ def fixed(document: Document | str, config: SizeConfig = SizeConfig()) -> list[C
             e = len(text)
         if is_blank(text, a, e):  # units of only whitespace make no chunk
             pass
-        elif k == 1 and not budget.confirm(a, e):  # one word over the model's input: cut it
-            spans.extend(merge(budget, unit_pieces(budget, a, e, 0), no_barrier))
+        elif k == 1 and not limit.confirm(a, e):  # one word over the model's input: cut it
+            spans.extend(merge(limit, unit_pieces(limit, a, e, 0), no_barrier))
         else:
             spans.append((a, e))
         if e == len(text):  # (units sharing one end cannot be parted)
             break
         i += max(1, k - config.overlap)
-    return make_chunks(doc, [Draft(a, b) for a, b in spans], budget, "fixed",
-                       config.fingerprint("fixed", budget.token_sizer))
+    return make_chunks(doc, [Draft(a, b) for a, b in spans], limit, "fixed",
+                       config.fingerprint("fixed", limit.token_sizer))

@@ -6,7 +6,7 @@ from itertools import chain
 from typing import Iterator
 
 from ..text.space import SPACE_SET
-from .budget import Budget
+from .size_limit import SizeLimit
 from .levels import RUN_START, space_start
 
 
@@ -36,7 +36,7 @@ def _cuts_near(text: str, p: int, lo: int, hi: int) -> Iterator[int]:
         yield before
 
 
-def add_overlap(budget: Budget, spans: list[tuple[int, int]], overlap: int,
+def add_overlap(limit: SizeLimit, spans: list[tuple[int, int]], overlap: int,
                 reserve: int = 0) -> list[tuple[int, int]]:
     """Extend each chunk but the first backwards by about ``overlap`` units of the text before it,
     from the word boundary nearest that point, within the limits, always after the previous
@@ -44,15 +44,15 @@ def add_overlap(budget: Budget, spans: list[tuple[int, int]], overlap: int,
     Where the text before is one long word, the overlap starts at a unit boundary."""
     if overlap <= 0 or len(spans) < 2:
         return spans
-    text = budget.text
-    measure = budget.unit_measure
+    text = limit.text
+    measure = limit.unit_measure
     out = [spans[0]]
     for s, e in spans[1:]:
         ps = out[-1][0]
         target = max(measure.back(s, overlap), ps)
         start = s
         for cand in chain(_cuts_near(text, target, ps, s), (target,)):
-            if ps < cand < s and budget.confirm(cand, e, reserve):
+            if ps < cand < s and limit.confirm(cand, e, reserve):
                 start = cand
                 break
         out.append((start, e))

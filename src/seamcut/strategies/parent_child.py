@@ -16,7 +16,7 @@ from bisect import bisect_right
 
 from ..model import Chunk, Document
 from ..text import is_blank
-from .budget import Budget
+from .size_limit import SizeLimit
 from .chunks import Draft, as_document, first_word, make_chunks
 from .config import ParentChildConfig, SizeConfig, as_config
 from .structure import structure_chunks, structure_drafts
@@ -32,14 +32,14 @@ def parent_child(document: Document | str, config: SizeConfig = ParentChildConfi
                                      join_blocks=cfg.parents == "sections")
     if is_blank(doc.text):
         return []
-    budget = Budget(doc.text, cfg)
+    limit = SizeLimit(doc.text, cfg)
     outline = outline_of(doc)
-    parents = structure_chunks(doc, parent_cfg, "parent-child", embedded=False, like=budget,
+    parents = structure_chunks(doc, parent_cfg, "parent-child", embedded=False, like=limit,
                                outline=outline)
-    drafts = cut_at(doc.text, structure_drafts(doc, cfg, budget, outline), [p.start for p in parents])
-    fp = cfg.fingerprint("parent-child", budget.token_sizer)
+    drafts = cut_at(doc.text, structure_drafts(doc, cfg, limit, outline), [p.start for p in parents])
+    fp = cfg.fingerprint("parent-child", limit.token_sizer)
     return group_under_parents(doc.text, parents,
-                               make_chunks(doc, drafts, budget, "parent-child", fp, outline))
+                               make_chunks(doc, drafts, limit, "parent-child", fp, outline))
 
 
 def cut_at(text: str, drafts: list[Draft], borders: list[int]) -> list[Draft]:

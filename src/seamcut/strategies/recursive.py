@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..model import Chunk, Document
-from .budget import Budget
+from .size_limit import SizeLimit
 from .chunks import Draft, as_document, make_chunks
 from .config import RecursiveConfig, SizeConfig
 from .engine import (LINE, PARAGRAPH, RECURSIVE_LEVELS, SENTENCE_LEVELS, Barrier, Level,
@@ -33,12 +33,12 @@ SENTENCES = Plan(SENTENCE_LEVELS, keep_split_units_apart)
 def run_plan(document: Document | str, config: SizeConfig, name: str, plan: Plan) -> list[Chunk]:
     """The chunks of ``plan`` under the strategy name ``name``."""
     doc = as_document(document)
-    budget = Budget(doc.text, config)
+    limit = SizeLimit(doc.text, config)
     # the overlap added afterwards must fit: that much is kept free while cutting
-    pieces = pieces_of(budget, plan.levels, doc.language, reserve=config.overlap)
-    spans = pack(budget, pieces, plan.barrier, config.overlap)
-    return make_chunks(doc, [Draft(a, b) for a, b in spans], budget, name,
-                       config.fingerprint(name, budget.token_sizer))
+    pieces = pieces_of(limit, plan.levels, doc.language, reserve=config.overlap)
+    spans = pack(limit, pieces, plan.barrier, config.overlap)
+    return make_chunks(doc, [Draft(a, b) for a, b in spans], limit, name,
+                       config.fingerprint(name, limit.token_sizer))
 
 
 def recursive(document: Document | str, config: SizeConfig = RecursiveConfig()) -> list[Chunk]:

@@ -19,7 +19,7 @@ from ..model import Chunk, Document
 from ..text import SPACE, is_blank
 from ..text.space import strip_space
 from .config import SemanticConfig, SizeConfig, as_config
-from .budget import Budget
+from .size_limit import SizeLimit
 from .chunks import Draft, as_document, make_chunks
 from .engine import SENTENCE, SENTENCE_LEVELS, Piece, pack, split, within_top
 
@@ -57,19 +57,19 @@ def semantic(document: Document | str, config: SizeConfig = SemanticConfig()) ->
     if is_blank(doc.text):
         return []
     cfg = as_config(config, SemanticConfig)
-    budget = Budget(doc.text, cfg)
+    limit = SizeLimit(doc.text, cfg)
     spans = sentence_spans(doc)
-    groups, computed, tokens, seconds = group_sentences(doc.text, spans, budget, cfg)
+    groups, computed, tokens, seconds = group_sentences(doc.text, spans, limit, cfg)
     log.info("%s: %d sentence embeddings (%d model tokens computed) in %.2f s", doc.source or "text",
              computed, tokens, seconds)
     # the shared passes: each group's sentences cut to fit, packed within the group, overlap
     pieces: list[Piece] = []
     for (a, b), g in zip(spans, groups):
-        pieces.extend(split(budget, SENTENCE_LEVELS, a, b, g, doc.language, 1,
+        pieces.extend(split(limit, SENTENCE_LEVELS, a, b, g, doc.language, 1,
                             reserve=cfg.overlap))
-    out = pack(budget, pieces, within_top, cfg.overlap)
-    fp = cfg.fingerprint("semantic", budget.token_sizer)
-    chunks = make_chunks(doc, [Draft(a, b) for a, b in out], budget, "semantic", fp)
+    out = pack(limit, pieces, within_top, cfg.overlap)
+    fp = cfg.fingerprint("semantic", limit.token_sizer)
+    chunks = make_chunks(doc, [Draft(a, b) for a, b in out], limit, "semantic", fp)
     stats = {"embeddings": computed, "tokens": tokens, "seconds": round(seconds, 3)}
     return [_with_stats(c, stats) for c in chunks]
 
@@ -81,7 +81,7 @@ def sentence_spans(doc: Document) -> list[tuple[int, int]]:
     return [(a, b) for a, b in zip([0, *cuts], [*cuts, len(text)]) if not is_blank(text, a, b)]
 
 
-def group_sentences(text: str, spans: list[tuple[int, int]], budget: Budget,
+def group_sentences(text: str, spans: list[tuple[int, int]], limit: SizeLimit,
                     cfg: SemanticConfig) -> tuple[list[int], int, int, float]:
     """The group of every sentence (cut at the breakpoints, split where a group is over the
     limit, a group under ``min_size`` joined to its nearer neighbour), the number of embeddings
@@ -107,8 +107,8 @@ def group_sentences(text: str, spans: list[tuple[int, int]], budget: Budget,
     cuts_at = breakpoints(distances, cfg.threshold, cfg.amount).tolist()
     ranges = []
     for i, j in zip([0, *[c + 1 for c in cuts_at]], [*cuts_at, len(spans) - 1]):
-        ranges.extend(_split_to_fit(i, j, spans, distances, budget, cfg.overlap))
-    ranges = _join_small(ranges, spans, distances, budget, cfg.min_size, cfg.overlap)
+        ranges.extend(_split_to_fit(i, j, spans, distances, limit, cfg.overlap))
+    ranges = _join_small(ranges, spans, distances, limit, cfg.min_size, cfg.overlap)
     groups = [0] * len(spans)
     for g, (i, j) in enumerate(ranges):
         groups[i:j + 1] = [g] * (j - i + 1)
@@ -135,25 +135,25 @@ def _fit(texts: list[str], embedder: object) -> list[str]:
 
 
 def _split_to_fit(i: int, j: int, spans: list[tuple[int, int]], distances: np.ndarray,
-                  budget: Budget, reserve: int) -> list[tuple[int, int]]:
+                  limit: SizeLimit, reserve: int) -> list[tuple[int, int]]:
     """Sentences ``i..j`` as one group where they fit; else cut at the largest distance between
     them and try each side again (a single sentence over the limit is cut later, inside)."""
-    if i == j or budget.fits(spans[i][0], spans[j][1], reserve):
+    if i == j or limit.fits(spans[i][0], spans[j][1], reserve):
         return [(i, j)]
     k = i + int(np.argmax(distances[i:j]))
-    return (_split_to_fit(i, k, spans, distances, budget, reserve)
-            + _split_to_fit(k + 1, j, spans, distances, budget, reserve))
+    return (_split_to_fit(i, k, spans, distances, limit, reserve)
+            + _split_to_fit(k + 1, j, spans, distances, limit, reserve))
 
 
 def _join_small(ranges: list[tuple[int, int]], spans: list[tuple[int, int]],
-                distances: np.ndarray, budget: Budget, min_size: int,
+                distances: np.ndarray, limit: SizeLimit, min_size: int,
                 reserve: int) -> list[tuple[int, int]]:
     """A group smaller than ``min_size`` joins the neighbouring group it is closer to (the
     smaller distance at the border), where the two fit together."""
     if min_size <= 0:
         return ranges
     ranges = list(ranges)
-    measure = budget.unit_measure
+    measure = limit.unit_measure
     k = 0
     while k < len(ranges):
         i, j = ranges[k]
@@ -167,7 +167,7 @@ def _join_small(ranges: list[tuple[int, int]], spans: list[tuple[int, int]],
                 continue
             other = k - 1 if side[0] == "left" else k + 1
             a, b = min(ranges[k][0], ranges[other][0]), max(ranges[k][1], ranges[other][1])
-            if budget.fits(spans[a][0], spans[b][1], reserve):
+            if limit.fits(spans[a][0], spans[b][1], reserve):
                 ranges[min(k, other)] = (a, b)
                 del ranges[max(k, other)]
                 k = max(0, min(k, other) - 1)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from ..model import Chunk, Document
 from ..outline import Outline
 from ..text import is_blank
-from .budget import Budget
+from .size_limit import SizeLimit
 from .chunks import Draft, as_document, make_chunks
 from .window import outline_of
 from .config import SizeConfig, StructureConfig, as_config
@@ -27,10 +27,10 @@ from .units import ATTACH, ITEMS, ROWS, Section, Unit, merge_siblings, sections
 class UnitPacker:
     """Packs sections' units into drafts whose text (context + body) keeps every limit."""
 
-    def __init__(self, doc: Document, budget: Budget, cfg: StructureConfig,
+    def __init__(self, doc: Document, limit: SizeLimit, cfg: StructureConfig,
                  outline: Outline) -> None:
-        self.doc, self.budget, self.cfg, self.outline = doc, budget, cfg, outline
-        self.sizer = budget.unit_sizer
+        self.doc, self.limit, self.cfg, self.outline = doc, limit, cfg, outline
+        self.sizer = limit.unit_sizer
         self.out: list[Draft] = []
         self.path: tuple[str, ...] = ()  # of the section being packed
         self.anchor = 0  # where the section's path holds from: its text after the opening headings
@@ -41,7 +41,7 @@ class UnitPacker:
         """Units a context adds in front of a body (the model's overhead counted once)."""
         got = self._costs.get(context)
         if got is None:
-            got = self._costs[context] = self.sizer.count(context) - self.budget.unit_measure.overhead
+            got = self._costs[context] = self.sizer.count(context) - self.limit.unit_measure.overhead
         return got
 
     def fits(self, a: int, b: int, context: str) -> bool:
@@ -49,11 +49,11 @@ class UnitPacker:
         key = (a, b, context)
         got = self._fits.get(key)
         if got is None:
-            budget = self.budget
+            limit = self.limit
             got = self._fits[key] = all(
-                (budget.real(a, b, context) if sizer is budget.token_sizer
+                (limit.real(a, b, context) if sizer is limit.token_sizer
                  else sizer.count(context + self.doc.text[a:b])) <= lim
-                for sizer, _, lim in budget.limits)
+                for sizer, _, lim in limit.limits)
         return got
 
     def emit(self, a: int, b: int, context: str) -> None:
@@ -78,9 +78,9 @@ class UnitPacker:
         cost, overlap = self.cost(context), self.cfg.overlap
         if cost:
             overlap = min(overlap, max(0, self.cfg.size - cost) // 2)
-        pieces = split(self.budget, RECURSIVE_LEVELS, a, b, 0, self.doc.language,
+        pieces = split(self.limit, RECURSIVE_LEVELS, a, b, 0, self.doc.language,
                        reserve=cost + overlap)
-        for s, e in pack(self.budget, pieces, no_barrier, overlap, reserve=cost):
+        for s, e in pack(self.limit, pieces, no_barrier, overlap, reserve=cost):
             self.emit_checked(s, e, context)
 
     def emit_checked(self, a: int, b: int, context: str) -> None:
@@ -88,7 +88,7 @@ class UnitPacker:
         if self.fits(a, b, context) or b - a < 2:
             self.emit(a, b, context)
             return
-        pieces = split(self.budget, RECURSIVE_LEVELS, a, b, 0, self.doc.language, depth=1,
+        pieces = split(self.limit, RECURSIVE_LEVELS, a, b, 0, self.doc.language, depth=1,
                        reserve=self.cost(context) + 1)
         if len(pieces) < 2:
             mid = (a + b) // 2
@@ -154,7 +154,7 @@ class _Units:
         p = self.packer
         if opening:
             return p.fits(a, item.end, self.context)
-        return (p.cfg.join_blocks and p.budget.fits(a, item.end, reserve=self.reserve)
+        return (p.cfg.join_blocks and p.limit.fits(a, item.end, reserve=self.reserve)
                 and p.fits(a, item.end, self.context))
 
     def fits(self, a: int, b: int) -> bool:
@@ -205,11 +205,11 @@ def structure(document: Document | str, config: SizeConfig = StructureConfig()) 
     return structure_chunks(document, config, "structure")
 
 
-def structure_drafts(doc: Document, cfg: StructureConfig, budget: Budget,
+def structure_drafts(doc: Document, cfg: StructureConfig, limit: SizeLimit,
                      outline: Outline) -> list[Draft]:
     """The structure strategy's drafts: sections (siblings merged where asked), each packed
     under its heading path."""
-    packer = UnitPacker(doc, budget, cfg, outline)
+    packer = UnitPacker(doc, limit, cfg, outline)
     secs = sections(doc, outline)
     if cfg.merge_siblings:
         secs = merge_siblings(secs, lambda a, b, parent: packer.fits(
@@ -222,19 +222,19 @@ def structure_drafts(doc: Document, cfg: StructureConfig, budget: Budget,
 
 
 def structure_chunks(document: Document | str, config: SizeConfig, name: str,
-                     embedded: bool = True, like: Budget | None = None,
+                     embedded: bool = True, like: SizeLimit | None = None,
                      outline: Outline | None = None) -> list[Chunk]:
     """The structure strategy's chunks under another strategy ``name`` (parent-child uses it
     for parents, which are not embedded: ``embedded=False``, with the measure of its children's
-    ``Budget`` and their ``outline``)."""
+    ``SizeLimit`` and their ``outline``)."""
     doc = as_document(document)
     if is_blank(doc.text):
         return []
     cfg = as_config(config, StructureConfig)
-    budget = Budget(doc.text, cfg, embedded=embedded, like=like)
+    limit = SizeLimit(doc.text, cfg, embedded=embedded, like=like)
     outline = outline or outline_of(doc)
-    drafts = structure_drafts(doc, cfg, budget, outline)
-    return make_chunks(doc, drafts, budget, name, cfg.fingerprint(name, budget.token_sizer), outline)
+    drafts = structure_drafts(doc, cfg, limit, outline)
+    return make_chunks(doc, drafts, limit, name, cfg.fingerprint(name, limit.token_sizer), outline)
 
 
 def _context(path: tuple[str, ...], cfg: StructureConfig, packer: UnitPacker) -> str:

@@ -6,16 +6,16 @@ from ..tokens import Measure, Sizer, load_sizer, require_offsets, unit_sizer
 from .config import SizeConfig
 
 
-class Budget:
+class SizeLimit:
     """The limits every chunk's text keeps: ``size`` in the configured unit and, where the model
     states one, its maximum input in tokens. ``reserve``, where a method takes it, is how many units
     of ``size`` to keep free (for overlap or a context put in front); it never applies to the
     model's maximum input."""
 
     def __init__(self, text: str, cfg: SizeConfig, embedded: bool = True,
-                 like: "Budget | None" = None) -> None:
+                 like: "SizeLimit | None" = None) -> None:
         """``embedded=False``: chunks that are never embedded (parents sent to the model as
-        context), so the embedding model's maximum input does not bound them. ``like``: a budget
+        context), so the embedding model's maximum input does not bound them. ``like``: a limit
         of the same text and tokenizer (another size of the same document), whose measure and
         real counts are reused instead of tokenizing the document again."""
         self.text = text
