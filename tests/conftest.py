@@ -4,6 +4,7 @@ fixtures (the real data in ../shared/data, the tokenizers the tests size with, t
 ``SEAMCUT_CACHE`` is set at the start of the run, before any test or child process reads it, to
 a fresh temporary folder removed at the end, or to ``$SEAMCUT_TEST_CACHE`` where that is set (to
 keep built models and vectors between runs); the user's ``~/.cache/seamcut`` is never touched.
+Under pytest-xdist the workers inherit the controller's folder, so a model is built once a run.
 Matplotlib's cache (``MPLCONFIGDIR``) goes in that folder too.
 
 Hypothesis runs under the profile ``$HYPOTHESIS_PROFILE`` names: ``ci`` (the default: the same
@@ -16,11 +17,12 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import settings
 
-from tests.helpers.data import DATA, minilm_tokenizer_path
+from tests.helpers.data import DATA, HELPLINE, minilm_tokenizer_path
 from tests.helpers.small_docs import write_docs
 
 settings.register_profile("ci", max_examples=100, derandomize=True, deadline=None)
@@ -38,6 +40,9 @@ def pytest_configure(config: pytest.Config) -> None:
     Matplotlib's font cache (the reports' charts) goes in it too, not under ``~/.cache``."""
     _BEFORE.update({name: os.environ.get(name) for name in _ENV})
     kept = os.environ.get("SEAMCUT_TEST_CACHE")
+    if os.environ.get("PYTEST_XDIST_WORKER") and os.environ.get("SEAMCUT_CACHE"):
+        _pin_worker()
+        return  # an xdist worker: the run's folder, which the controller made and removes
     if kept:
         cache = Path(kept).expanduser()
         cache.mkdir(parents=True, exist_ok=True)
@@ -46,6 +51,19 @@ def pytest_configure(config: pytest.Config) -> None:
         _MADE.append(str(cache))
     os.environ["SEAMCUT_CACHE"] = str(cache)
     os.environ["MPLCONFIGDIR"] = str(cache / "matplotlib")
+
+
+def _pin_worker() -> None:
+    """An xdist worker runs on its own share of the cores (its CPU affinity, which its child
+    processes inherit and seamcut's worker counts and threads follow): two workers each running
+    numeric engines on every core would fight over them (here 5-10x slower than one thread each)."""
+    worker = os.environ["PYTEST_XDIST_WORKER"]
+    count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    if count < 2 or len(cores) < count or not worker.startswith("gw"):
+        return
+    n = int(worker[2:])
+    os.sched_setaffinity(0, cores[n * len(cores) // count:(n + 1) * len(cores) // count])
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -61,6 +79,16 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 @pytest.fixture(scope="session")
 def minilm_path() -> Path:
     return minilm_tokenizer_path()
+
+
+@pytest.fixture(scope="session")
+def helpline_documents() -> tuple[Any, ...]:
+    """``examples/helpline`` read once a session as ``index`` and ``compare`` read it (its three
+    scans through OCR): the documents, in the corpus's order."""
+    from seamcut.pipeline.corpus import read_corpus
+    corpus = read_corpus([HELPLINE], progress=False)
+    assert not corpus.failures, corpus.failures
+    return tuple(corpus.documents)
 
 
 @pytest.fixture(scope="session")

@@ -10,8 +10,8 @@ import yaml
 import seamcut
 
 from tests.helpers.levenshtein import levenshtein
+from tests.helpers.data import HELPLINE
 
-HELPLINE = Path(__file__).resolve().parents[1] / "examples" / "helpline"
 
 
 @lru_cache(maxsize=None)

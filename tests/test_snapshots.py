@@ -35,11 +35,10 @@ import seamcut
 from seamcut.pipeline.corpus import read_corpus
 from seamcut.strategies.spec import parse_spec
 
-from tests.helpers.data import DATA, minilm_tokenizer_path
+from tests.helpers.data import DATA, HELPLINE, minilm_tokenizer_path
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 UPDATE = os.environ.get("SEAMCUT_UPDATE_SNAPSHOTS") == "1"
-HELPLINE = Path(__file__).resolve().parents[1] / "examples" / "helpline"
 DOCLING = DATA / "pdfs" / "docling"
 
 #: every strategy and the variants people compare, in the default model's tokens (e5)

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from tests.helpers.data import HELPLINE
 
 ROOT = Path(__file__).resolve().parents[2]
-HELPLINE = ROOT / "examples" / "helpline"
 
 
 def run(*args: str) -> subprocess.CompletedProcess:

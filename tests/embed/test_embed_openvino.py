@@ -6,7 +6,6 @@ never mixes its vectors with another engine's. Data: FLORES-200 dev (hi/mr/en, C
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,9 +15,8 @@ from seamcut.embed import CachedEmbedder, E5Embedder, LongInputError, load_embed
 from seamcut.embed.e5 import cosine_rows, dequantize_q4, model_file, read_weights
 from seamcut.embed.e5_openvino import OpenVINOE5Embedder, build_onnx, cached_model
 
-from tests.helpers.data import DATA
+from tests.helpers.data import DATA, HELPLINE
 
-HELPLINE = Path(__file__).resolve().parents[2] / "examples" / "helpline"
 FLORES = DATA / "flores200"
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 from functools import lru_cache
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,12 +13,11 @@ pytest.importorskip("torch")
 
 import seamcut
 
-from tests.helpers.data import DATA
+from tests.helpers.data import DATA, HELPLINE
 from seamcut.embed import E5Embedder, load_embedder
 from seamcut.embed.e5 import E5Tokens, cosine_rows, dequantize_q4, model_file
 from seamcut.embed.e5_torch import TorchE5Embedder
 
-HELPLINE = Path(__file__).resolve().parents[2] / "examples" / "helpline"
 FLORES = DATA / "flores200"
 if not FLORES.is_dir():
     pytest.skip(f"FLORES-200 not found at {FLORES}", allow_module_level=True)

@@ -5,23 +5,20 @@ equal tokens sent."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-from seamcut.pipeline.corpus import read_corpus
 from seamcut.embed import load_embedder
 from seamcut.evaluate import check_sources, compare, load_questions
 from seamcut.evaluate.merge import merge_runs
+from tests.helpers.data import HELPLINE
 
-HELPLINE = Path(__file__).resolve().parents[2] / "examples" / "helpline"
 
 
 @pytest.fixture(scope="module")
-def documents():
-    corpus = read_corpus([HELPLINE], progress=False)
-    assert not corpus.failures and len(corpus.documents) == 10
-    return corpus.documents
+def documents(helpline_documents):
+    assert len(helpline_documents) == 10
+    return list(helpline_documents)
 
 
 def test_structure_and_parent_child_at_least_match_fixed(tmp_path, documents):

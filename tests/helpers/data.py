@@ -6,6 +6,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT.parent / "shared" / "data"
+#: the bundled example: a farmer helpline's manuals, notices and circulars (three of them scans)
+HELPLINE = ROOT / "examples" / "helpline"
 
 
 def minilm_tokenizer_path() -> Path:

@@ -9,11 +9,16 @@ import time
 _MODEL: list[bytearray] = []
 
 
+#: the start of the temporary file a "temp" job writes
+TEMP_PREFIX = "tess_pool_job_"
+
+
 def job(kind: str) -> str:
     if kind == "sleep":
         time.sleep(60)
     if kind == "temp":  # as pytesseract does: a named file left for its own cleanup to remove
-        with tempfile.NamedTemporaryFile(prefix="tess_", delete=False) as f:
+        # (a prefix of its own: another test's OCR, run at the same time, writes tess_ files too)
+        with tempfile.NamedTemporaryFile(prefix=TEMP_PREFIX, delete=False) as f:
             f.write(b"image")
         return f.name
     if kind == "temp-hang":  # ... killed before it can

@@ -21,7 +21,7 @@ from seamcut.pipeline.corpus import ReadJob, ReadOptions, read_file
 from seamcut.runtime.processes import IsolatedPool, Killed
 from seamcut.runtime.progress import Steps, Throughput
 from tests.helpers.build_runs import INDEX, flores_docs, index_rows, start_index
-from tests.helpers.pool_jobs import job
+from tests.helpers.pool_jobs import TEMP_PREFIX, job
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -84,7 +84,7 @@ def test_a_pools_temporary_files_go_with_its_workers():
     assert isinstance(got["temp-hang"], Killed)
     folder = Path(got["temp"]).parent
     assert folder.name.startswith("seamcut-work-") and not folder.exists()
-    assert not {f for f in set(os.listdir(tempfile.gettempdir())) - before if f.startswith("tess_")}
+    assert not {f for f in set(os.listdir(tempfile.gettempdir())) - before if f.startswith(TEMP_PREFIX)}
     # a folder whose process was killed before it could remove it goes at the next start
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
                           text=True, check=True).stdout.strip()

@@ -28,9 +28,9 @@ from seamcut.pipeline.report import saved_report
 from seamcut.pipeline.run import build_index
 from tests.helpers.badfiles import pdf_file, stream
 from tests.helpers.build_runs import INDEX, flores_docs, index_rows, start_index
+from tests.helpers.data import HELPLINE
 
 ROOT = Path(__file__).resolve().parents[2]
-HELPLINE = ROOT / "examples" / "helpline"
 
 
 @pytest.fixture(scope="module")

@@ -5,13 +5,12 @@ orange-manual-mr.pdf (Noto Sans Devanagari at 12 pt, set by Pango): points, x to
 """
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
 from seamcut.readers.pdf.glyphs import BREAK_GAP, Char, clusters, gap, is_indic, word_breaks
+from tests.helpers.data import HELPLINE
 
-HELPLINE = Path(__file__).resolve().parents[2] / "examples" / "helpline"
 SIZE = 12.0
 
 

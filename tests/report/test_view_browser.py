@@ -13,7 +13,6 @@ from seamcut.report.view import build_view, cut_all, strategies_of
 
 CHROMIUM = "/usr/bin/chromium"
 ROOT = Path(__file__).resolve().parents[2]
-HELPLINE = ROOT / "examples" / "helpline"
 LABELS = ["structure", "recursive", "parent-child"]
 
 pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
@@ -21,15 +20,13 @@ pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
 
 
 @pytest.fixture(scope="module")
-def view(tmp_path_factory):
-    from seamcut.pipeline.corpus import read_corpus
+def view(tmp_path_factory, helpline_documents):
     out = tmp_path_factory.mktemp("view")
-    corpus = read_corpus([HELPLINE], progress=False)
-    assert not corpus.failures
+    documents = list(helpline_documents)
     specs = strategies_of(LABELS)
-    chunkings = cut_all(corpus.documents, specs)
-    build_view(out, corpus.documents, specs, chunkings)
-    return out, corpus.documents, chunkings
+    chunkings = cut_all(documents, specs)
+    build_view(out, documents, specs, chunkings)
+    return out, documents, chunkings
 
 
 @pytest.fixture(scope="module")

@@ -16,9 +16,9 @@ from seamcut.report.view import asks_overlap, build_view, cut_all, strategies_of
 from seamcut.report.view.data import (CHUNK_FIELDS, Chunking, document_data, sections,
                                       strategy_data)
 from seamcut.report.view.pages import SCALE
+from tests.helpers.data import HELPLINE
 
 ROOT = Path(__file__).resolve().parents[2]
-HELPLINE = ROOT / "examples" / "helpline"
 F = {name: i for i, name in enumerate(CHUNK_FIELDS)}
 
 MANUAL = "\n\n".join(

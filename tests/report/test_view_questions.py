@@ -15,16 +15,15 @@ import yaml
 
 from seamcut.api import chunk
 from seamcut.pipeline.jobs import model_sized
-from seamcut.pipeline.corpus import read_corpus
 from seamcut.evaluate.questions import normalise
 from seamcut.model import Chunk, Document
 from seamcut.report.view.answers import Normalised, find_places
 from seamcut.report.view.diff import cuts, diff_chunkings, diff_cuts
 from seamcut.report.view.questions import questions_data, write_questions
 from seamcut.strategies.spec import parse_spec, slug
+from tests.helpers.data import HELPLINE
 
 ROOT = Path(__file__).resolve().parents[2]
-HELPLINE = ROOT / "examples" / "helpline"
 CHROMIUM = "/usr/bin/chromium"
 SPLIT = "fixed:overlap=0"  # no overlap: an answer across a cut is in no chunk
 STRATEGIES = ["structure", SPLIT]
@@ -57,11 +56,11 @@ def straddling(documents: list[Document]) -> tuple[str, Document, int]:
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+def run(tmp_path_factory: pytest.TempPathFactory, helpline_documents) -> dict[str, Any]:
     """``seamcut compare`` on the helpline with the helpline's questions, one whose answer
     straddles a cut of ``SPLIT`` and one whose answer is in no document."""
     tmp = tmp_path_factory.mktemp("compare")
-    documents = read_corpus([HELPLINE], progress=False).documents
+    documents = list(helpline_documents)
     text, doc, cut = straddling(documents)
     asked = yaml.safe_load((HELPLINE / "questions.yaml").read_text(encoding="utf-8"))
     asked += [{"id": "straddle", "question": f"What does the manual say about {text}?",

@@ -18,9 +18,9 @@ import pytest
 
 from seamcut.index import Index
 from seamcut.report.view.serve import make_server
+from tests.helpers.data import HELPLINE
 
 ROOT = Path(__file__).resolve().parents[2]
-HELPLINE = ROOT / "examples" / "helpline"
 CHROMIUM = "/usr/bin/chromium"
 STRATEGIES = ("structure", "fixed")
 
