@@ -174,9 +174,20 @@ def test_one_page_footer_is_furniture_by_position_and_size(tmp_path, box, kind):
     assert {"kind": kind, "text": "I Am A Footer", "page": 1} in doc.metadata["furniture"]  # kept, findable
 
 
-def test_a_margin_line_in_body_type_is_not_guessed_away(tmp_path):
-    doc = seamcut.read(_one_page(tmp_path / "one.pdf", "@bottom-center", size="11pt"))
-    assert "I Am A Footer" in doc.text  # one page, body-size type: nothing tells it from the body
+@pytest.mark.parametrize("box, kind", [("@bottom-center", "page_footer"), ("@top-center", "page_header")])
+def test_a_margin_line_in_body_type_outside_the_body_is_furniture_too(tmp_path, box, kind):
+    """One page, the footer in the body's own 11 pt: alone in the margin band, outside the body's
+    text block, it is furniture whatever its size (it was read as body text, issue 38)."""
+    doc = seamcut.read(_one_page(tmp_path / "one.pdf", box, size="11pt"))
+    assert "I Am A Footer" not in doc.text
+    assert {"kind": kind, "text": "I Am A Footer", "page": 1} in doc.metadata["furniture"]
+    assert "Paragraph 4: whitefly eggs hatch" in doc.text and "Cotton pests" in doc.text
+
+
+def test_a_title_in_the_margin_band_is_not_furniture(tmp_path):
+    """A line in the band set larger than the body (a title, a heading) stays in the text."""
+    doc = seamcut.read(_one_page(tmp_path / "one.pdf", "@top-center", size="18pt"))
+    assert "I Am A Footer" in doc.text
 
 
 def test_single_page_footer_of_a_real_pdf_matches_the_reference(data_dir):

@@ -15,8 +15,14 @@ from ..model import Document
 _LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
 #: shorter texts than this (letters) are labelled by their document, not on their own
 MIN_LETTERS = 12
-#: a whole document's text is labelled when the model is at least this sure
+#: a whole document's text of at least ``DOCUMENT_MIN_LETTERS`` letters is labelled when the
+#: model is at least this sure (a long text of short elements, none labelled on its own)
 DOCUMENT_MIN_SCORE = 0.3
+#: the letters a document's text needs before ``DOCUMENT_MIN_SCORE`` applies; a shorter one needs
+#: ``detect``'s own ``min_score`` (a 29-letter dose line scores 0.40 Italian)
+DOCUMENT_MIN_LETTERS = 100
+#: the label of a text too short or too unclear to tell (ISO 639-2 "undetermined"): never a guess
+UNDETERMINED = "und"
 #: kinds labelled by their document: too little running text to tell
 _UNLABELLED_KINDS = ("table", "code", "page_header", "page_footer")
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -44,7 +50,8 @@ def label(document: Document) -> Document:
 
     Each element is labelled on its own where it has enough letters (so a mixed page gets
     per-paragraph labels); the document takes the language of most of its letters; elements too
-    short to tell (a heading, a table cell) take the document's.
+    short to tell (a heading, a table cell) take their page's or the document's. A document with
+    too little text to tell is ``und`` (``UNDETERMINED``), and so are its elements.
     """
     text = document.text
     elements = list(document.elements)
@@ -55,7 +62,7 @@ def label(document: Document) -> Document:
         if lang:
             weight[lang] += el.end - el.start
     doc_lang = document.language or (weight.most_common(1)[0][0] if weight
-                                     else detect(text, DOCUMENT_MIN_SCORE))
+                                     else _detect_whole(text)) or UNDETERMINED
     # an element too short to tell takes its page's language (the nearest labelled element on
     # the same page), else the document's: a short heading on a Marathi page of a mixed file is
     # Marathi
@@ -73,3 +80,10 @@ def label(document: Document) -> Document:
     labelled = tuple(dataclasses.replace(el, language=lang or doc_lang)
                      for el, lang in zip(elements, filled))
     return dataclasses.replace(document, elements=labelled, language=doc_lang)
+
+
+def _detect_whole(text: str) -> str | None:
+    """A whole text's language where no element could be labelled on its own: at the lower
+    ``DOCUMENT_MIN_SCORE`` only where it is long enough for that to mean something."""
+    letters = len(_LETTER.findall(text[:2000]))
+    return detect(text, DOCUMENT_MIN_SCORE) if letters >= DOCUMENT_MIN_LETTERS else detect(text)

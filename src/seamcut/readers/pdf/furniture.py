@@ -3,7 +3,8 @@ the document's pages and kept out of its text (kept in its metadata, ``furniture
 
 A header or footer is found by repetition (the same line in the top or bottom band of many
 pages), and, where repetition cannot tell (a one-page document, a footer on one page only), by
-position and size: one line of small type in the margin band, set apart from the body.
+position: one line in the margin band, outside the body's text block (set apart from it), in type
+no larger than the body's (a title in the band is larger).
 """
 from __future__ import annotations
 
@@ -16,8 +17,10 @@ from .page import Key, Page
 
 #: share of the page height counted as the top/bottom band where running headers/footers sit
 BAND = 0.09
-#: a line set apart as furniture is smaller than this share of the body size
-SMALL = 0.9
+#: a line set apart as furniture is set in type at most this share of the body size: a footer in
+#: the body's own type is furniture too ("I Am A Footer" in 11 pt under 11 pt paragraphs); a
+#: larger line in the band is a title or a heading
+AT_MOST = 1.1
 #: and stands at least this many of its own line heights from the nearest body text
 APART = 2.0
 
@@ -25,8 +28,8 @@ APART = 2.0
 def furniture(pages: list[Page], body: float = 10.0) -> set[Key]:
     """The blocks that are running headers/footers or page numbers. A number set at 1.5 times the
     body size (``body``, pt) or more is a chapter number, not a page number; a one-line block in
-    the band on the page number's line is a footer (or header); so is one line of small type in
-    the band set apart from the body (``set_apart``), on any page."""
+    the band on the page number's line is a footer (or header); so is one line in the band set
+    apart from the body (``set_apart``), on any page."""
     cands = _band_blocks(pages)
     counts = _pages_repeating(cands)
     n = len(pages)
@@ -46,12 +49,12 @@ def furniture(pages: list[Page], body: float = 10.0) -> set[Key]:
 
 
 def set_apart(pg: Page, bi: int, body: float) -> bool:
-    """Whether block ``bi`` of ``pg`` is a header or footer by position and size alone: one line,
-    in the top or bottom band (``BAND``), in type smaller than the body's (``SMALL`` of ``body``,
-    pt), at least ``APART`` of its line heights from every other text block above it (a footer)
-    or below it (a header), with body text on the page."""
+    """Whether block ``bi`` of ``pg`` is a header or footer by position alone: one line, in the
+    top or bottom band (``BAND``), in type no larger than the body's (``AT_MOST`` of ``body``, pt),
+    at least ``APART`` of its line heights from every other text block above it (a footer) or
+    below it (a header), with body text on the page."""
     b = pg.blocks[bi]
-    if b.kind == "table" or len(b.segments) != 1 or not 0 < b.size < SMALL * body:
+    if b.kind == "table" or len(b.segments) != 1 or not 0 < b.size <= AT_MOST * body:
         return False
     footer, header = b.top >= pg.height * (1 - BAND), b.bottom <= pg.height * BAND
     if not (footer or header):
