@@ -141,15 +141,20 @@ def test_every_command_keeps_its_flags_and_defaults():
                  "--report"} | read | scale,
         "view": {"paths", "--strategy", "-s", "--compare", "--out", "-o", "--serve", "--port", "--size", "--overlap",
                  "--unit", "--tokenizer", "--model"} | read,
+        "questions check": {"questions", "paths", "--named-source", "--json"} | read | scale,
     }
     group = typer.main.get_command(app)
-    assert list(group.commands) == list(expected)
+    commands = {}
+    for name, command in group.commands.items():  # a group's commands as "group command"
+        subs = getattr(command, "commands", None)
+        commands.update({f"{name} {s}": c for s, c in subs.items()} if subs else {name: command})
+    assert list(commands) == list(expected)
     for name, flags in expected.items():
-        params = group.commands[name].params
+        params = commands[name].params
         assert {o for p in params for o in p.opts} == flags, name
     # one flag, one spelling: a long flag's short form is the same in every command that has both
     short: dict[str, set[str]] = {}
-    for command in group.commands.values():
+    for command in commands.values():
         for p in command.params:
             longs = [o for o in p.opts if o.startswith("--")]
             shorts = [o for o in p.opts if not o.startswith("--")]
@@ -159,9 +164,9 @@ def test_every_command_keeps_its_flags_and_defaults():
     # one flag, one meaning: --json and --report take a FILE (--json also -) and say the same in
     # every command; --budget is the tokens sent to the model per question wherever it is taken
     for flag in ("--json", "--report"):
-        same = [p for c in group.commands.values() for p in c.params if flag in p.opts]
+        same = [p for c in commands.values() for p in c.params if flag in p.opts]
         assert len({p.help for p in same}) == 1 and not any(p.is_flag for p in same), flag
-    assert all(p.help.startswith("Tokens sent to the model per question") for c in group.commands.values()
+    assert all(p.help.startswith("Tokens sent to the model per question") for c in commands.values()
                for p in c.params if "--budget" in p.opts)
     assert all(len(forms - {""}) <= 1 for forms in short.values()), short
     defaults = {p.name: p.default for p in group.commands["chunk"].params}

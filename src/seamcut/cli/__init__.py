@@ -14,6 +14,7 @@ from .documents import chunk_command, read_command
 from .errors import ERRORS, reported
 from .inspect import inspect_command
 from .options import spread_flags
+from .questions import check_command, questions_app
 from .render import compare_table, document_json, document_markdown, err
 from .search import index_command, search_command
 from .tune import tune_command
@@ -50,5 +51,7 @@ COMMANDS = (
 )
 for _name, _command, _errors in COMMANDS:
     app.command(_name)(reported(spread_flags(_command), *_errors))
+questions_app.command("check")(reported(spread_flags(check_command), *ERRORS))
+app.add_typer(questions_app, name="questions")
 
 __all__ = ["app", "compare_table", "document_json", "document_markdown"]

@@ -1,0 +1,198 @@
+"""A test set checked against the documents as seamcut reads them (``seamcut questions check``).
+
+For each question, every place its answer text occurs in the documents' text, matched as the hit
+test matches (``normalise`` on both sides, a substring): the document and the page of each. A
+question whose answer occurs nowhere can never hit (``not_found``); one found only outside the
+``source`` it names points at the wrong file (``wrong_source``); both make it unusable. Found in
+more than one place (``ambiguous``: a chunk from another place counts as a hit too) or not on the
+``page`` it names (``wrong_page``) are warnings.
+"""
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from ..model import Document
+from .questions import Question, normalise, source_matches
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    """One place an answer occurs: the document ``source``, the 1-based ``pages`` the answer text
+    spans (empty where the document has no pages), and the ``answer`` alternative as written."""
+    source: str
+    pages: tuple[int, ...]
+    answer: str
+
+
+@dataclass(frozen=True)
+class QuestionCheck:
+    """One question and where its answer text occurs (``occurrences``, in document order)."""
+    question: Question
+    occurrences: tuple[Occurrence, ...] = ()
+    source_known: bool = True  # the named source is among the documents (True without one)
+
+    @property
+    def no_answer(self) -> bool:
+        """No answer text to look for (``must_contain`` empty: a no-answer question, or one
+        judged by its reference spans only)."""
+        return not self.question.must_contain
+
+    @property
+    def in_source(self) -> tuple[Occurrence, ...]:
+        """The occurrences in the question's ``source`` (all of them where it names none)."""
+        s = self.question.source
+        return tuple(o for o in self.occurrences if not s or source_matches(s, o.source))
+
+    @property
+    def counted(self) -> tuple[Occurrence, ...]:
+        """The occurrences the hit test counts: in the source only for a ``source_only`` one."""
+        return self.in_source if self.question.source_only else self.occurrences
+
+    @property
+    def not_found(self) -> bool:
+        return not self.no_answer and not self.occurrences
+
+    @property
+    def wrong_source(self) -> bool:
+        return bool(self.occurrences) and bool(self.question.source) and not self.in_source
+
+    @property
+    def wrong_page(self) -> bool:
+        """A stated ``page`` none of the occurrences in the source is on (where they have pages)."""
+        page, here = self.question.page, self.in_source
+        if page is None or not here or not any(o.pages for o in here):
+            return False
+        return not any(page in o.pages for o in here)
+
+    @property
+    def ambiguous(self) -> bool:
+        return len(self.counted) > 1
+
+    @property
+    def usable(self) -> bool:
+        return not (self.not_found or self.wrong_source)
+
+    def problems(self) -> list[str]:
+        """What is wrong, one phrase each (errors first, then warnings)."""
+        q, out = self.question, []
+        if self.not_found:
+            out.append("not found: the answer text occurs in no document")
+        if self.wrong_source:
+            where = "is not among the documents read" if not self.source_known else "does not hold it"
+            out.append(f"wrong source: {q.source} {where}; found in {_places(self.occurrences)}")
+        if self.wrong_page:
+            out.append(f"wrong page: not on page {q.page}; found on {_places(self.in_source)}")
+        if self.ambiguous:
+            out.append(f"ambiguous: {len(self.counted)} places: {_places(self.counted)}")
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        q = self.question
+        return {"id": q.id, "question": q.question, "must_contain": list(q.must_contain),
+                "source": q.source, "page": q.page, "source_only": q.source_only,
+                "no_answer": self.no_answer, "usable": self.usable, "not_found": self.not_found,
+                "wrong_source": self.wrong_source, "wrong_page": self.wrong_page,
+                "ambiguous": self.ambiguous, "problems": self.problems(),
+                "occurrences": [{"source": o.source, "pages": list(o.pages), "answer": o.answer}
+                                for o in self.occurrences]}
+
+
+@dataclass(frozen=True)
+class QuestionsReport:
+    """Every question checked (``checks``, in the test set's order) against ``documents`` files."""
+    checks: tuple[QuestionCheck, ...]
+    documents: int
+
+    def _count(self, flag: str) -> int:
+        return sum(bool(getattr(c, flag)) for c in self.checks)
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """questions, answerable (with answer text), no_answer, usable, not_found, wrong_source,
+        wrong_page, ambiguous."""
+        n, no = len(self.checks), self._count("no_answer")
+        return {"questions": n, "answerable": n - no, "no_answer": no, "usable": self._count("usable"),
+                "not_found": self._count("not_found"), "wrong_source": self._count("wrong_source"),
+                "wrong_page": self._count("wrong_page"), "ambiguous": self._count("ambiguous")}
+
+    @property
+    def unusable(self) -> list[QuestionCheck]:
+        return [c for c in self.checks if not c.usable]
+
+    @property
+    def with_problems(self) -> list[QuestionCheck]:
+        return [c for c in self.checks if c.problems()]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"documents": self.documents, "counts": self.counts,
+                "questions": [c.to_json() for c in self.checks]}
+
+
+def check_questions(questions: Sequence[Question], documents: Sequence[Document]) -> QuestionsReport:
+    """Check ``questions`` against ``documents``: where each question's ``must_contain``
+    alternatives occur in the documents' text (after ``normalise``, as ``Question.answered_by``
+    matches), on which pages, and whether that makes the question unusable or ambiguous."""
+    texts = [_Text(d) for d in documents]
+    sources = [d.source for d in documents]
+    checks = []
+    for q in questions:
+        found: list[tuple[int, int, Occurrence]] = []
+        for i, t in enumerate(texts):
+            found.extend((i, start, occ) for start, occ in t.occurrences(q.must_contain))
+        found.sort(key=lambda f: (f[0], f[1]))
+        known = not q.source or any(source_matches(q.source, s) for s in sources)
+        checks.append(QuestionCheck(q, tuple(f[2] for f in found), known))
+    return QuestionsReport(tuple(checks), len(documents))
+
+
+class _Text:
+    """A document's text as answers are matched, with where each of its pages starts in it."""
+
+    def __init__(self, doc: Document) -> None:
+        self.source = doc.source
+        self.text = normalise(doc.text)
+        # a page's start in the normalised text: the prefix before it normalised, with a mark
+        # after it so that whitespace at the cut is kept as the whole text keeps it
+        self.page_starts = [len(normalise(doc.text[:p] + "\x01")) - 1 for p in doc.page_starts]
+
+    def pages(self, start: int, end: int) -> tuple[int, ...]:
+        if not self.page_starts:
+            return ()
+        first = max(1, bisect_right(self.page_starts, start))
+        last = max(first, bisect_right(self.page_starts, max(start, end - 1)))
+        return tuple(range(first, last + 1))
+
+    def occurrences(self, answers: Sequence[str]) -> list[tuple[int, Occurrence]]:
+        """Each place one of ``answers`` occurs, by its start; an alternative inside a place
+        already found (a shorter answer within a longer one) is the same place."""
+        spans: list[tuple[int, int, str]] = []
+        for answer in answers:
+            needle = normalise(answer)
+            if not needle:
+                continue
+            at = self.text.find(needle)
+            while at >= 0:
+                end = at + len(needle)
+                if not any(a <= at and end <= b for a, b, _ in spans):
+                    spans = [s for s in spans if not (at <= s[0] and s[1] <= end)]
+                    spans.append((at, end, answer))
+                at = self.text.find(needle, end)
+        return [(a, Occurrence(self.source, self.pages(a, b), ans)) for a, b, ans in sorted(spans)]
+
+
+def _places(occurrences: Sequence[Occurrence]) -> str:
+    """``a.pdf p. 4, b.md (2 times)``: each document once, the pages the answer is on in it, and how
+    many times it occurs there where more than once."""
+    by: dict[str, list[int]] = {}
+    times: dict[str, int] = {}
+    for o in occurrences:
+        times[o.source] = times.get(o.source, 0) + 1
+        by.setdefault(o.source, []).extend(p for p in o.pages if p not in by[o.source])
+    return ", ".join(_name(s) + (f" p. {', '.join(map(str, sorted(ps)))}" if ps else "")
+                     + (f" ({times[s]} times)" if times[s] > 1 else "") for s, ps in by.items())
+
+
+def _name(source: str) -> str:
+    return source.replace("\\", "/").rsplit("/", 1)[-1]
