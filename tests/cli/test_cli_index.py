@@ -61,6 +61,11 @@ def test_compare_prints_the_table_and_writes_json_misses_and_report(docs):
         assert (out / "misses" / f"misses-{file}.md").is_file()
     assert "4 questions" in r.stdout and "hits@4" in r.stdout
     res = json.loads((out / "r.json").read_text(encoding="utf-8"))
+    # the test set was checked against the documents first, and what was found is said
+    checked = res["questions_check"]
+    assert checked["documents"] == 3 and checked["counts"]["questions"] == 5, checked
+    assert checked["counts"]["no_answer"] == 1 and checked["counts"]["usable"] == 5, checked
+    assert "questions check: 5 questions against 3 documents: 4 answerable, 1 no-answer, 5 usable" in r.stderr
     assert res["k"] == 4 and res["questions"] == 4 and res["no_answer_questions"] == 1
     for s in res["strategies"]:
         assert {"name", "hits", "hit_rate", "mrr", "chunks", "build_seconds", "tokens_per_question",

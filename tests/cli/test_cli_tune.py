@@ -24,6 +24,8 @@ def test_tune_prints_the_table_and_the_winner_and_writes_json(docs):
                                                      "structure", "semantic", "parent-child"}
     assert "final round: 3 documents, 3 tune and 1 held-out questions" in r.stdout
     assert data["failures"] == [] and data["warnings"] == []  # every file read for every chunking
+    assert data["questions_check"]["counts"]["usable"] == 5  # checked before the search, and said
+    assert "questions check: 5 questions against 3 documents" in r.stderr
     assert data["left_out"] == [{"spec": "recursive:size=600:overlap=0", "reason": data["left_out"][0]["reason"]}]
     assert "over the model's maximum input of 512 tokens" in data["left_out"][0]["reason"]
     assert "left out: recursive:size=600:overlap=0: size 600 tokens" in r.stderr

@@ -11,6 +11,7 @@ from ..strategies import REGISTRY
 from .options import (K, Device, EngineFlags, JsonOut, LimitFlags, Mode, ModeOption, Model, NamedSource,
                       Overlap, Paths, Questions, ReadFlags, ReportOut, Size, Unit, UnitOption,
                       model_on_device)
+from .questions import print_check_summary
 from .render import (err, print_builds, print_comparison, print_failures, print_warnings, results_out,
                      write_outputs)
 
@@ -67,6 +68,7 @@ def compare_command(
     if budgets:
         score_budgets(result, budgets)
     print_failures(result.failures, result.documents + len(result.failures))
+    print_check_summary(result.questions_check, "questions check: ")
     misses = write_misses(result, out / "misses")
     print_builds(result)
     with results_out(json_out):

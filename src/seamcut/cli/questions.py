@@ -62,11 +62,15 @@ def print_report(report: "QuestionsReport") -> None:
             table.add_row(escape(q.id), "yes" if c.usable else "[red]no[/]", escape(q.source or ""),
                           "" if q.page is None else str(q.page), escape("; ".join(c.problems())))
         Console(width=max(Console().width, 140)).print(table)
-    n = report.counts
-    err.print(f"{n['questions']} questions against {report.documents} documents: {n['answerable']} "
-              f"answerable, {n['no_answer']} no-answer, {n['usable']} usable; not found {n['not_found']}, "
-              f"wrong source {n['wrong_source']}, wrong page {n['wrong_page']}, ambiguous "
-              f"{n['ambiguous']}", soft_wrap=True, highlight=False)
+    print_check_summary(report)
+
+
+def print_check_summary(report: "QuestionsReport | None", lead: str = "") -> None:
+    """The counts after ``lead``, and each unusable question with its problems, on standard
+    error (nothing for None: no check was made)."""
+    if report is None:
+        return
+    err.print(escape(lead + report.summary()), soft_wrap=True, highlight=False)
     for c in report.unusable:
         err.print(f"[red]unusable:[/] {escape(c.question.id)}: {escape('; '.join(c.problems()))}",
                   soft_wrap=True, highlight=False)

@@ -10,6 +10,7 @@ from .. import checks
 from .errors import fail
 from .options import (K, Device, JsonOut, LimitFlags, Model, NamedSource, Paths, Questions, ReadFlags,
                       ReportOut, model_on_device)
+from .questions import print_check_summary
 from .render import print_failures, print_warnings, results_out, write_json_out, write_outputs
 from .render_tune import print_tune
 
@@ -82,6 +83,7 @@ def tune_command(
                          workdir=out, read_options=reading.options(), catalog=reading.load_catalog(),
                          limits=scale.limits(), versus=_versus(versus))
     print_failures(result.failures, len(result.documents) + len(result.failures))
+    print_check_summary(result.questions_check, "questions check: ")
     print_warnings(result.warnings)
     data = result.to_json()
     with results_out(json_out):

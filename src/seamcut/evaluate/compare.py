@@ -41,6 +41,7 @@ from .budget import DEPTH, FIXED_BUDGETS, default_budget
 from .indexes import Digests, cut_here, different_files, index_files, missing_files, plain_options
 from .judge import Outcome, StrategyResult, comparisons, judge, paired, ranking
 from .questions import Question
+from .questions_check import QuestionsReport
 from .significance import Comparison
 
 
@@ -65,6 +66,8 @@ class CompareResult:
     budget: int | None = None
     comparisons_at_budget: list[Comparison] = field(default_factory=list)
     depth: int = DEPTH  # results searched per question for the budgets
+    #: the test set checked against the documents before the strategies were judged
+    questions_check: QuestionsReport | None = None
 
     @property
     def best(self) -> StrategyResult:
@@ -84,6 +87,7 @@ class CompareResult:
             "budget": self.budget, "budgets": self.budgets, "depth": self.depth,
             "comparisons_at_budget": [c.to_dict() for c in self.comparisons_at_budget],
             "best": self.best.name if self.strategies else None,
+            "questions_check": None if self.questions_check is None else self.questions_check.to_json(),
         }
 
 

@@ -125,6 +125,13 @@ class QuestionsReport:
     def with_problems(self) -> list[QuestionCheck]:
         return [c for c in self.checks if c.problems()]
 
+    def summary(self) -> str:
+        """The counts in one line."""
+        n = self.counts
+        return (f"{n['questions']} questions against {self.documents} documents: {n['answerable']} "
+                f"answerable, {n['no_answer']} no-answer, {n['usable']} usable; not found {n['not_found']}, "
+                f"wrong source {n['wrong_source']}, wrong page {n['wrong_page']}, ambiguous {n['ambiguous']}")
+
     def to_json(self) -> dict[str, Any]:
         return {"documents": self.documents, "counts": self.counts,
                 "questions": [c.to_json() for c in self.checks]}

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from .judge import StrategyResult
 from .pareto import pareto_front
+from .questions_check import QuestionsReport
 from .significance import compare_hits
 from .space import Candidate, Space
 from .tune_judged import _Judged, quality
@@ -47,6 +48,8 @@ class TuneResult:
     #: where candidates of one round were judged on different files (a file failed for some
     #: chunkings only), one line each
     warnings: list[str] = field(default_factory=list)
+    #: the test set checked against the documents before the search
+    questions_check: QuestionsReport | None = None
 
     @property
     def pareto(self) -> list[dict[str, Any]]:
@@ -64,6 +67,7 @@ class TuneResult:
             "winner": self.winner, "defaults": self.defaults, "cost": self.cost,
             "left_out": [{"spec": label, "reason": why} for label, why in self.left_out.items()],
             "failures": list(self.failures), "warnings": self.warnings,
+            "questions_check": None if self.questions_check is None else self.questions_check.to_json(),
         }
 
 
