@@ -36,7 +36,7 @@ def test_mrr_by_hand():
 
 
 @pytest.mark.parametrize("raw, expected", [
-    ("  Whitefly\n|  2 ml\tper litre ", "whitefly | 2 ml per litre"),
+    ("  Whitefly\n|  2 ml\tper litre ", "whitefly 2 ml per litre"),  # a table's cell bar as a space
     ("३१ जुलाई २०२६", "31 जुलाई 2026"),                         # Devanagari digits
     ("फफूं\u200dदनाशक", "फफूंदनाशक"),                          # zero-width joiner dropped
     ("pest\u00adicide", "pesticide"),                            # soft hyphen
@@ -50,6 +50,16 @@ def test_normalise(raw, expected):
 def test_matching_uses_the_normalisation_on_both_sides():
     assert q("31 July 2026").answered_by("Last date:\n३१  july २०२६.")
     assert not q("31 July 2026").answered_by("Last date: 31 July 2024")
+
+
+def test_an_answer_copied_from_a_table_row_matches_through_the_cell_bars():
+    """An answer copied cell by cell from a viewer's table ("Aphids 3 ml per litre") matches the
+    row as seamcut reads it (cells joined by " | ", or a Markdown row), and only that row."""
+    rows = "| Pest | Dose |\n|---|---|\n| Aphids | 3 ml per litre |\n| Whitefly|2 ml per litre |"
+    assert q("Aphids 3 ml per litre").answered_by(rows)
+    assert q("whitefly 2 ml").answered_by("Whitefly | 2 ml per litre")
+    assert q("Aphids | 3 ml").answered_by("Aphids 3 ml per litre")  # the same on both sides
+    assert not q("Aphids 2 ml per litre").answered_by(rows)
 
 
 def test_mcnemar_exact_against_hand_computed_binomials():

@@ -200,6 +200,8 @@ def test_answer_text_is_found_as_the_judge_matches_it():
     spans = norm.find("2.5 ml per litre")
     assert [text[s:e] for s, e in spans] == ["२.५ ML\nper\u00ad litre", "2.5 ml per litre"]
     assert all(normalise(text[s:e]) == "2.5 ml per litre" for s, e in spans)
+    row = "| Whitefly|2 ml per litre |"  # through a table's cell bars, spaced or not
+    assert [row[s:e] for s, e in Normalised(row).find("whitefly 2 ml")] == ["Whitefly|2 ml"]
 
 
 def test_a_run_without_results_per_question_or_a_chunking_is_refused(run):

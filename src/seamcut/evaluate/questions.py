@@ -9,7 +9,8 @@ crop's row of the same table say), optional reference spans ``spans``/``referenc
 Chroma evaluation's names, are read too). In CSV, a list is written as JSON.
 
 Answer text is matched after ``normalise``: Unicode NFC, case folded, Devanagari digits as ASCII,
-zero-width characters and soft hyphens removed, every run of whitespace one space.
+zero-width characters and soft hyphens removed, a table's cell bars (``|``) and every run of
+whitespace one space: an answer copied from a table row, cell by cell, matches the row.
 """
 from __future__ import annotations
 
@@ -27,6 +28,11 @@ from .spans import Span
 _DIGITS = str.maketrans("०१२३४५६७८९", "0123456789")
 _INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u200c\u200d\u2060\ufeff"))
 _WS = re.compile(r"\s+")
+#: read as whitespace when answers are matched: the bar seamcut writes between a table's cells
+#: (" | ") and Markdown tables write around them, so an answer copied from a row, cell by cell,
+#: matches the row as seamcut reads it
+AS_SPACE = "|"
+_AS_SPACE = dict.fromkeys(map(ord, AS_SPACE), " ")
 
 
 class QuestionsError(ConfigError):
@@ -35,8 +41,10 @@ class QuestionsError(ConfigError):
 
 def normalise(text: str) -> str:
     """Text as answers are matched: NFC, case folded, Devanagari digits as ASCII, invisible
-    characters (soft hyphen, zero-width space/joiners, BOM) removed, whitespace runs one space."""
-    t = unicodedata.normalize("NFC", text).translate(_INVISIBLE).translate(_DIGITS).casefold()
+    characters (soft hyphen, zero-width space/joiners, BOM) removed, table cell bars
+    (``AS_SPACE``) and whitespace runs one space."""
+    t = unicodedata.normalize("NFC", text).translate(_INVISIBLE).translate(_DIGITS).translate(_AS_SPACE)
+    t = t.casefold()
     return _WS.sub(" ", t).strip()
 
 

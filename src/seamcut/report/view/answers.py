@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from ...evaluate.questions import normalise, source_matches
+from ...evaluate.questions import AS_SPACE, normalise, source_matches
 from ...model import Chunk, Document
 
 #: answer places kept per question (the count of all is kept beside them)
@@ -79,7 +79,7 @@ class Normalised:
 def normalise_piece(piece: str) -> str:
     """One letter with its marks as ``normalise`` makes it; whitespace as one space (folded
     over the whole text by ``Normalised``)."""
-    return " " if piece.isspace() else normalise(piece)
+    return " " if piece.isspace() or piece in AS_SPACE else normalise(piece)
 
 
 class Finder:
