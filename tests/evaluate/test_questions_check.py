@@ -102,3 +102,43 @@ def test_the_helpline_set_against_the_helpline(helpline_documents):
     wrong = check_questions([replace(by["q11"].question, source="orange-manual.pdf")],
                             helpline_documents).checks[0]
     assert wrong.wrong_source and not wrong.usable and not wrong.wrong_page
+
+
+def _table_drawn_by_columns() -> bytes:
+    """A one-page PDF with a ruled two-column table drawn a column at a time (as some producers
+    write tables) between two paragraphs: its text layer reads "Pest Aphids Whitefly Dose 3 ml
+    per litre 2 ml per litre", while seamcut reads the table's rows, "Aphids | 3 ml per litre"."""
+    from tests.helpers.badfiles import one_page
+    line = b"BT /F1 11 Tf 72 %d Td (%s) Tj ET\n"
+    cells = [(72, 600, b"Pest"), (72, 582, b"Aphids"), (72, 564, b"Whitefly"),
+             (172, 600, b"Dose"), (172, 582, b"3 ml per litre"), (172, 564, b"2 ml per litre")]
+    grid = b"0.5 w " + b"".join(b"66 %d m 300 %d l S " % (y, y) for y in (614, 596, 578, 560)) + \
+        b"".join(b"%d 560 m %d 614 l S " % (x, x) for x in (66, 166, 300)) + b"\n"
+    return one_page(line % (650, b"Spray the doses below in the evening, when bees are not out in the field.")
+                    + line % (636, b"Mix each dose in one litre of clean water and use it the same day it is made.")
+                    + grid + b"".join(b"BT /F1 11 Tf %d %d Td (%s) Tj ET\n" % c for c in cells)
+                    + line % (520, b"Repeat after fifteen days if the pests are still seen on the lower leaves."))
+
+
+def test_a_phrase_only_in_the_pdfs_own_text_layer_is_named_with_its_page(tmp_path):
+    """An answer copied from another extractor's text (the page in its drawing order) is in the
+    PDF's text layer but not in seamcut's text of the page: the question is unusable, and the
+    check says the text layer has it, on which page, and what to do."""
+    pdf = tmp_path / "doses.pdf"
+    pdf.write_bytes(_table_drawn_by_columns())
+    corpus = read_corpus([pdf], progress=False, cache=False, workers=1)
+    assert not corpus.failures
+    assert "Pest | Dose\nAphids | 3 ml per litre\nWhitefly | 2 ml per litre" in corpus.documents[0].text
+    asked = [Question("copied", "Which pests?", ("Pest Aphids Whitefly",), "doses.pdf"),
+             Question("row", "Aphid dose?", ("Aphids 3 ml per litre",), "doses.pdf"),
+             Question("none", "Thrips dose?", ("Thrips 1 ml",), "doses.pdf")]
+    copied, row, none = check_questions(asked, corpus.documents).checks
+    assert copied.not_found and not copied.usable
+    assert [(Path(o.source).name, o.pages) for o in copied.in_text_layer] == [("doses.pdf", (1,))]
+    assert copied.problems() == ["not found in seamcut's text, but the PDF's own text layer has it: "
+                                 "doses.pdf p. 1 (seamcut reads that page in another order or joins "
+                                 "its table cells in rows: copy the answer from `seamcut read`)"]
+    assert copied.to_json()["in_text_layer"] == [{"source": str(pdf), "pages": [1], "answer": "Pest Aphids Whitefly"}]
+    assert row.usable and not row.in_text_layer  # found in seamcut's text: the layer is not read
+    assert none.not_found and not none.in_text_layer
+    assert none.problems() == ["not found: the answer text occurs in no document"]

@@ -6,11 +6,19 @@ question whose answer occurs nowhere can never hit (``not_found``); one found on
 ``source`` it names points at the wrong file (``wrong_source``); both make it unusable. Found in
 more than one place (``ambiguous``: a chunk from another place counts as a hit too) or not on the
 ``page`` it names (``wrong_page``) are warnings.
+
+An answer found nowhere in seamcut's text of a PDF is looked for in the PDF's own text layer too
+(pdfium's text of each page, in the order the page draws it), where a phrase copied from a PDF
+viewer or another extractor often comes from: found there (``in_text_layer``), the question is
+still unusable, and the check says which page seamcut reads otherwise (another reading order,
+table cells joined in rows).
 """
 from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass
+from itertools import accumulate
+from pathlib import Path
 from typing import Any, Sequence
 
 from ..model import Document
@@ -32,6 +40,9 @@ class QuestionCheck:
     question: Question
     occurrences: tuple[Occurrence, ...] = ()
     source_known: bool = True  # the named source is among the documents (True without one)
+    #: where a PDF's own text layer holds an answer that seamcut's text of it does not (looked
+    #: for only where the answer is found nowhere)
+    in_text_layer: tuple[Occurrence, ...] = ()
 
     @property
     def no_answer(self) -> bool:
@@ -77,7 +88,11 @@ class QuestionCheck:
     def problems(self) -> list[str]:
         """What is wrong, one phrase each (errors first, then warnings)."""
         q, out = self.question, []
-        if self.not_found:
+        if self.not_found and self.in_text_layer:
+            out.append(f"not found in seamcut's text, but the PDF's own text layer has it: "
+                       f"{_places(self.in_text_layer)} (seamcut reads that page in another order or "
+                       f"joins its table cells in rows: copy the answer from `seamcut read`)")
+        elif self.not_found:
             out.append("not found: the answer text occurs in no document")
         if self.wrong_source:
             where = "is not among the documents read" if not self.source_known else "does not hold it"
@@ -95,8 +110,12 @@ class QuestionCheck:
                 "no_answer": self.no_answer, "usable": self.usable, "not_found": self.not_found,
                 "wrong_source": self.wrong_source, "wrong_page": self.wrong_page,
                 "ambiguous": self.ambiguous, "problems": self.problems(),
-                "occurrences": [{"source": o.source, "pages": list(o.pages), "answer": o.answer}
-                                for o in self.occurrences]}
+                "occurrences": [_occurrence_json(o) for o in self.occurrences],
+                "in_text_layer": [_occurrence_json(o) for o in self.in_text_layer]}
+
+
+def _occurrence_json(o: Occurrence) -> dict[str, Any]:
+    return {"source": o.source, "pages": list(o.pages), "answer": o.answer}
 
 
 @dataclass(frozen=True)
@@ -143,15 +162,50 @@ def check_questions(questions: Sequence[Question], documents: Sequence[Document]
     matches), on which pages, and whether that makes the question unusable or ambiguous."""
     texts = [_Text(d) for d in documents]
     sources = [d.source for d in documents]
+    layers: dict[str, _Text | None] = {}
     checks = []
     for q in questions:
-        found: list[tuple[int, int, Occurrence]] = []
-        for i, t in enumerate(texts):
-            found.extend((i, start, occ) for start, occ in t.occurrences(q.must_contain))
-        found.sort(key=lambda f: (f[0], f[1]))
+        found = _found(texts, q.must_contain)
         known = not q.source or any(source_matches(q.source, s) for s in sources)
-        checks.append(QuestionCheck(q, tuple(f[2] for f in found), known))
+        layer: tuple[Occurrence, ...] = ()
+        if q.must_contain and not found:
+            named = [x for x in sources if not q.source or source_matches(q.source, x)]
+            for source in named:
+                if source not in layers:
+                    layers[source] = _text_layer(source)
+            layer = _found([t for x in named if (t := layers[x]) is not None], q.must_contain)
+        checks.append(QuestionCheck(q, found, known, layer))
     return QuestionsReport(tuple(checks), len(documents))
+
+
+def _found(texts: Sequence["_Text"], answers: Sequence[str]) -> tuple[Occurrence, ...]:
+    """Every place one of ``answers`` occurs in ``texts``, in document then text order."""
+    found = [(i, start, occ) for i, t in enumerate(texts) for start, occ in t.occurrences(answers)]
+    return tuple(f[2] for f in sorted(found, key=lambda f: (f[0], f[1])))
+
+
+def _text_layer(source: str) -> "_Text | None":
+    """A PDF's own text layer: pdfium's text of each page, in the order the page draws it, with
+    its pages; None for another kind of file, or a PDF pdfium cannot open without a password."""
+    if not source.lower().endswith(".pdf") or not Path(source).is_file():
+        return None
+    import pypdfium2 as pdfium
+    try:
+        pdf = pdfium.PdfDocument(source)
+    except pdfium.PdfiumError:
+        return None  # seamcut read it (with a password, or repaired): its own text is what counts
+    try:
+        pages = []
+        for i in range(len(pdf)):
+            page = pdf[i]
+            text_page = page.get_textpage()
+            pages.append(text_page.get_text_range())
+            text_page.close()
+            page.close()
+    finally:
+        pdf.close()
+    starts = list(accumulate((len(p) + 2 for p in pages[:-1]), initial=0))
+    return _Text(Document("\n\n".join(pages), source=source, page_starts=tuple(starts)))
 
 
 class _Text:
