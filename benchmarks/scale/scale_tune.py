@@ -41,6 +41,8 @@ from scale import FULL_PAGES, make_corpus  # noqa: E402
 from scale_compare import run_for_json, take_slice  # noqa: E402
 
 from seamcut.runtime.cache import default_cache_dir  # noqa: E402
+from seamcut.evaluate.judge import tied_with  # noqa: E402
+from seamcut.evaluate.tune_result import tune_tie_line  # noqa: E402
 from seamcut.evaluate.tune_journal import FILE  # noqa: E402
 
 DEFAULT_FLAGS = ["--model", "e5-torch"]
@@ -122,11 +124,15 @@ def table(data: dict[str, Any]) -> str:
             "| candidate | hits@4 tune | held out | within budget tune | held out | MRR tune | tokens/question | default |",
             "|---|---:|---:|---:|---:|---:|---:|---|"]
     winner = (data.get("winner") or {}).get("label")
+    tied = tied_with(data.get("pick"))
     for p in sorted(data["points"], key=lambda p: -(p["budget_hit_rate"] or 0)):
-        mark = " (winner)" if p["label"] == winner else ""
+        mark = " (winner)" if p["label"] == winner else " (tied)" if p["label"] in tied else ""
         out.append(f"| {p['label']}{mark} | {_pct(p['hit_rate'])} | {_pct(p['held_out_hit_rate'])} | "
                    f"{_pct(p['budget_hit_rate'])} | {_pct(p['held_out_budget_hit_rate'])} | {p['mrr']:.3f} | "
                    f"{p['tokens_per_question']:,.0f} | {'yes' if p['default'] else ''} |")
+    tie = tune_tie_line(data)
+    if tie:
+        out += ["", tie + "."]
     said = [*data.get("failures", []), *data.get("warnings", [])]
     if said:
         out += ["", "Files that failed, and rounds judged on different files:", ""] + [f"- {x}" for x in said]

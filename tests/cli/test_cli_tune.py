@@ -34,12 +34,17 @@ def test_tune_prints_the_table_and_the_winner_and_writes_json(docs):
     w = data["winner"]
     assert f"* winner: {w['label']}" in r.stderr and f"--strategy '{w['spec']}'" in r.stderr
     assert f"--mode {w['mode']}" in r.stderr and "cost:" in r.stderr
+    # on 3 tune questions no lead is more than noise: the winner is the cheaper and simpler of a tie
+    pick = data["pick"]
+    assert pick["chosen"] == w["label"] == pick["tied"][0] and len(pick["tied"]) > 1
+    assert f"= Tied within noise: {w['label']} with " in r.stderr
     c = data["cost"]  # the defaults are outside the space: building them is the test's cost
     assert c["versus_tokens"] > 0 and c["search_tokens"] + c["versus_tokens"] == c["embedded_tokens"]
     assert f"the defaults it is tested against {c['versus_tokens']:,}" in r.stderr
     assert f"building the defaults it is tested against {c['versus_tokens']:,}" in (docs / "tune.html").read_text()
     page = (docs / "tune.html").read_text(encoding="utf-8")  # drawn from the same JSON
     assert f"Winner: {w['label']}" in page and all(p["label"] in page for p in data["points"])
+    assert f"Tied within noise: {w['label']} with " in page
 
 
 def test_tune_bad_inputs_name_the_file(docs):

@@ -208,17 +208,19 @@ def compare_table(result: "CompareResult") -> Table:
     hits within the budget "best" uses (tokens sent per question)."""
     n = sum(1 for q in result.questions if q.answerable)
     spans = any(s.span_means() for s in result.strategies)
-    table = Table(title=f"{n} questions, top {result.k} by {result.mode} search, model {result.model}",
+    choice = result.choice if result.strategies else None
+    tied = "; * best, = tied with it within noise" if choice and len(choice.tied) > 1 else ""
+    table = Table(title=f"{n} questions, top {result.k} by {result.mode} search, model {result.model}{tied}",
                   title_justify="left")
     cols = ["strategy", f"hits@{result.k}", "%", "hits@1", "MRR", "chunks", "median tokens",
             "build s", "tokens/question"] + ([f"hits≤{result.budget} tok"] if result.budget else []) \
         + (["span recall", "precision", "IoU"] if spans else [])
     for col in cols:
         table.add_column(col, justify="left" if col == "strategy" else "right")
-    best = result.best.name
     for s in result.strategies:
         at1 = sum(1 for o in s.outcomes if o.rank == 1)
-        row = [s.name + (" *" if s.name == best else ""), f"{s.hits}/{n}", f"{s.hit_rate:.1%}",
+        mark = "" if choice is None else " *" if s.name == choice.chosen else " =" if s.name in choice.tied else ""
+        row = [s.name + mark, f"{s.hits}/{n}", f"{s.hit_rate:.1%}",
                f"{at1}/{n}", f"{s.mrr:.3f}", str(s.chunks),
                f"{statistics.median(s.sizes):g}" if s.sizes else "-", f"{s.build_seconds:.2f}",
                f"{s.tokens_per_question:.0f}"]
@@ -264,13 +266,18 @@ def print_comparison(result: "CompareResult") -> None:
     if held:
         err.print(f"hits: for {held} question(s), only a chunk of the document the question names "
                   "(--named-source / source_only)", soft_wrap=True)
+    from ..evaluate.judge import NOISE_RULE
     if result.budget:
         err.print(f"* best: most hits within {result.budget} tokens sent per question (--budget; "
                   f"default: the median of the strategies' tokens per question at {result.k}), then MRR "
-                  "within them", soft_wrap=True)
-        _print_verdicts(f"within {result.budget} tokens", result.comparisons_at_budget)
+                  f"within them; {NOISE_RULE}", soft_wrap=True)
     else:
-        err.print(f"* best: most hits at {result.k}, then MRR")
+        err.print(f"* best: most hits at {result.k}, then MRR; {NOISE_RULE}", soft_wrap=True)
+    tie = result.tie()
+    if tie:
+        err.print("= " + tie, soft_wrap=True, markup=False, highlight=False)
+    if result.budget:
+        _print_verdicts(f"within {result.budget} tokens", result.comparisons_at_budget)
     for at, comparisons in ((result.k, result.comparisons), (1, result.comparisons_at_1)):
         _print_verdicts(f"at {at}", comparisons)
 
@@ -280,7 +287,7 @@ def _print_verdicts(at: str, comparisons: Sequence["Comparison"]) -> None:
     or noisy difference."""
     if not comparisons:
         return
-    err.print(f"hits {at}, {comparisons[0].best} against the others:")
+    err.print(f"hits {at}, {comparisons[0].best} (the most) against the others:")
     ties = [c.other for c in comparisons if c.only_best == c.only_other == 0]
     if ties:
         err.print(f"  {', '.join(ties)}: the same questions hit", soft_wrap=True)

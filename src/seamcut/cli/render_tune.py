@@ -18,18 +18,22 @@ def _pct(value: float | None) -> str:
 
 def tune_table(data: dict[str, Any]) -> Table:
     """The final round: a row per candidate, tune and held-out figures side by side."""
+    from ..evaluate.judge import tied_with
     q = data["questions"]
     budget, k = data["budget"], data["k"]
     front = {p["label"] for p in data["pareto"]}
     winner = (data["winner"] or {}).get("label")
+    tied = tied_with(data.get("pick"))
     table = Table(title=f"final round: {data['documents']} documents, {q['tune']} tune and {q['held_out']} "
-                        f"held-out questions, top {k}; * winner, P on the Pareto front, d a default",
+                        f"held-out questions, top {k}; * winner, " + ("= tied with it within noise, " if tied else "")
+                        + "P on the Pareto front, d a default",
                   title_justify="left")
     for col in ("candidate", f"hits@{k} tune", "held out", "MRR tune", "held out",
                 f"hits≤{budget} tok tune", "held out", "tokens/question", "chunks", "index KiB", ""):
         table.add_column(col, justify="left" if col == "candidate" else "right", no_wrap=True)
     for p in data["points"]:
-        marks = ("*" if p["label"] == winner else "") + ("P" if p["label"] in front else "") + \
+        marks = ("*" if p["label"] == winner else "=" if p["label"] in tied else "") + \
+                ("P" if p["label"] in front else "") + \
                 ("d" if p.get("default") else "")
         mrr_held = "-" if p["held_out_mrr"] is None else f"{p['held_out_mrr']:.3f}"
         table.add_row(escape(p["label"]), _pct(p["hit_rate"]), _pct(p["held_out_hit_rate"]), f"{p['mrr']:.3f}",
@@ -53,12 +57,17 @@ def print_tune(data: dict[str, Any]) -> None:
         err.print(f"left out: {escape(gone['spec'])}: {escape(gone['reason'])}", soft_wrap=True)
     widest = max((len(p["label"]) for p in data["points"]), default=0)
     Console(width=max(Console().width, 150 + widest)).print(tune_table(data))
+    from ..evaluate.judge import NOISE_RULE
+    from ..evaluate.tune_result import tune_tie_line
     w = data["winner"]
     if w:
         err.print(f"* winner: {escape(w['label'])}: most hits within {data['budget']} tokens sent per "
                   f"question, then MRR (tune {_pct(w['tune_budget_hit_rate'])}, held out "
                   f"{_pct(w['held_out_budget_hit_rate'])}); hits@{data['k']} tune {_pct(w['tune_hit_rate'])}, "
-                  f"held out {_pct(w['held_out_hit_rate'])}", soft_wrap=True)
+                  f"held out {_pct(w['held_out_hit_rate'])}; {NOISE_RULE}", soft_wrap=True)
+        tie = tune_tie_line(data)
+        if tie:
+            err.print("= " + escape(tie), soft_wrap=True, highlight=False)
         err.print(f"  {escape(w['command'])}   # then search with --mode {w['search']}", soft_wrap=True,
                   highlight=False)
     lines = [d["comparison"]["verdict"] for d in data["defaults"]

@@ -7,6 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from ..strategies import DEFAULT_STRATEGY
 from .errors import fail
 from .options import (Batch, Device, EngineFlags, JsonOut, LimitFlags, Mode, ModeOption, Model, Paths,
                       ReadFlags, StrategyFlags, model_on_device)
@@ -19,7 +20,7 @@ Db = Annotated[Path, typer.Option("--db", help="Index folder (created by `seamcu
 def index_command(
     paths: Paths,
     db: Db,
-    cutting: StrategyFlags = StrategyFlags("structure"),
+    cutting: StrategyFlags = StrategyFlags(DEFAULT_STRATEGY),
     model: Model = "default",
     device: Device = "cpu",
     reading: ReadFlags = ReadFlags(),

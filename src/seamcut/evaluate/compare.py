@@ -28,6 +28,7 @@ from typing import Any, Mapping, Sequence
 
 from ..errors import ConfigError
 from ..embed import Embedder
+from ..index import DEFAULT_MODE
 from ..model import Document
 from ..pipeline.catalog import Catalog
 from ..pipeline.corpus import Limits, ReadOptions
@@ -39,7 +40,8 @@ from ..strategies import REGISTRY
 from ..strategies.spec import parse_spec, slug
 from .budget import DEPTH, FIXED_BUDGETS, default_budget
 from .indexes import Digests, cut_here, different_files, index_files, missing_files, plain_options
-from .judge import Outcome, StrategyResult, comparisons, judge, paired, ranking
+from .judge import (Outcome, Pick, StrategyResult, comparisons, judge, judged_hits, paired, pick, simplicity,
+                    tie_line)
 from .questions import Question
 from .questions_check import QuestionsReport
 from .significance import Comparison
@@ -70,9 +72,26 @@ class CompareResult:
     questions_check: QuestionsReport | None = None
 
     @property
+    def choice(self) -> Pick:
+        """Which strategy is best (``judge.pick``): most hits within the budget, then the best
+        MRR within it (without a budget: at k), unless the lead is within noise of other ones
+        (``comparisons_at_budget``, or ``comparisons`` without a budget); a tie goes to the one
+        sending fewer tokens, then to the default strategy."""
+        tests = self.comparisons_at_budget if self.budget else self.comparisons
+        return pick(self.strategies, self.k, self.budget,
+                    lambda s: simplicity(s.name.split(":")[0], len(s.options), self.mode), tests)
+
+    @property
     def best(self) -> StrategyResult:
-        """Most hits within the budget, then the best MRR within it (without a budget: at k)."""
-        return max(self.strategies, key=ranking(self.k, self.budget))
+        """The strategy ``choice`` names."""
+        chosen = self.choice.chosen
+        return next(s for s in self.strategies if s.name == chosen)
+
+    def tie(self) -> str | None:
+        """A sentence saying "best" was a tie, naming the group (``judge.tie_line``); None where
+        its lead was more than noise."""
+        measure = f"hits within {self.budget} tokens" if self.budget else f"hits at {self.k}"
+        return tie_line(self.choice.to_dict(), measure) if self.strategies else None
 
     def to_json(self) -> dict[str, Any]:
         """The result as plain data (the schema ``seamcut compare --json`` writes)."""
@@ -88,6 +107,7 @@ class CompareResult:
             "comparisons_at_budget": [c.to_dict() for c in self.comparisons_at_budget],
             "best": self.best.name if self.strategies else None,
             "questions_check": None if self.questions_check is None else self.questions_check.to_json(),
+            "pick": self.choice.to_dict() if self.strategies else None,
         }
 
 
@@ -150,7 +170,7 @@ def default_strategies() -> list[str]:
 
 
 def compare(documents: Sequence[Document] | Sequence[str | Path], questions: Sequence[Question], *,
-            strategies: Sequence[str] | None = None, k: int = 4, mode: str = "hybrid",
+            strategies: Sequence[str] | None = None, k: int = 4, mode: str = DEFAULT_MODE,
             embedder: Embedder, model: str = "default", workdir: str | Path,
             options: Mapping[str, Mapping[str, Any]] | None = None,
             hashes: Mapping[str, str] | None = None, progress: bool = True,
@@ -249,7 +269,7 @@ def score_budgets(result: CompareResult, budgets: Sequence[int] | None = None) -
     answerable = [q for q in result.questions if q.answerable]
     result.comparisons_at_budget = ([] if result.budget is None else
                                     paired(result.strategies, answerable, result.budget,
-                                            lambda s: s.hits_within(result.budget)))
+                                            judged_hits(result.k, result.budget)))
     return result
 
 

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
-from ..index import Hit, Index
+from ..errors import ConfigError
+from ..index import DEFAULT_MODE, Hit, Index
 from ..pipeline.report import BuildReport
 from ..runtime.progress import Steps
+from ..strategies import DEFAULT_STRATEGY
 from .budget import DEPTH, BudgetScore, Ranked, score_at
 from .metrics import mean_reciprocal_rank
 from .questions import Question, source_matches
@@ -208,7 +210,8 @@ def _first_rank(q: Question, results: Sequence[Retrieved]) -> int | None:
 
 
 def ranking(k: int, budget: int | None) -> Callable[[StrategyResult], tuple[int, float]]:
-    """What "best" sorts by: hits at ``k`` then MRR, or within ``budget`` tokens when given."""
+    """What leads: most hits at ``k`` then MRR, or within ``budget`` tokens when given (``pick``
+    says whether the lead is more than noise)."""
     if budget is None:
         return lambda s: (sum(o.rank is not None and o.rank <= k for o in s.outcomes), s.mrr)
     def within(s: StrategyResult) -> tuple[int, float]:
@@ -217,17 +220,119 @@ def ranking(k: int, budget: int | None) -> Callable[[StrategyResult], tuple[int,
     return within
 
 
+def judged_hits(k: int, budget: int | None) -> Callable[[StrategyResult], list[bool]]:
+    """The hits ``ranking`` counts, per answerable question: at ``k``, or within ``budget`` tokens."""
+    if budget is None:
+        return lambda s: [o.rank is not None and o.rank <= k for o in s.outcomes]
+    return lambda s: s.hits_within(budget)
+
+
 def comparisons(results: list[StrategyResult], answerable: list[Question], k: int) -> list[Comparison]:
     """The strategy with the most hits at ``k`` (then the best MRR) against each other one."""
-    return paired(results, answerable, None, lambda s: [o.rank is not None and o.rank <= k
-                                                         for o in s.outcomes], k)
+    return paired(results, answerable, None, judged_hits(k, None), k)
 
 
 def paired(results: list[StrategyResult], answerable: list[Question], budget: int | None,
             hits: Callable[[StrategyResult], list[bool]], k: int = 0) -> list[Comparison]:
-    """The best strategy (``ranking``) against each other one, paired on ``hits``."""
+    """The leader (``ranking``) against each other one, paired on ``hits``."""
     if len(results) < 2 or not answerable:
         return []
     best = max(results, key=ranking(k, budget))
     return [compare_hits(best.name, hits(best), other.name, hits(other))
             for other in results if other is not best]
+
+
+#: between results tied within noise, one sends fewer tokens only when it sends at least this
+#: share fewer per question (at k); nearer than that, they cost the same
+CHEAPER = 0.10
+
+
+@dataclass(frozen=True)
+class Pick:
+    """Which result is best, a lead the paired test cannot tell from noise taken as a tie.
+    ``leader``: the most hits (``ranking``); ``tied``: the leader and every other one whose hits
+    the paired test (exact McNemar and bootstrap interval, ``compare_hits``) cannot tell from the
+    leader's, the chosen one first, then in ``ranking`` order; ``chosen``: the one taken of them,
+    the cheaper and simpler (``pick``); ``why``: what it won the tie on (empty: no tie)."""
+    chosen: str
+    leader: str
+    tied: tuple[str, ...]
+    why: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"chosen": self.chosen, "leader": self.leader, "tied": list(self.tied), "why": self.why}
+
+
+def simplicity(strategy: str, options: int, mode: str = DEFAULT_MODE) -> tuple[int, int, int]:
+    """How far a chunking and search mode are from what seamcut does unasked, least first: 1 for
+    a ``mode`` other than the default (``DEFAULT_MODE``), 1 for a ``strategy`` (a registry name)
+    other than ``seamcut index``'s (``DEFAULT_STRATEGY``), then how many ``options`` it sets."""
+    return int(mode != DEFAULT_MODE), int(strategy != DEFAULT_STRATEGY), options
+
+
+#: the rule, in words, for the reports
+NOISE_RULE = (f"a lead the paired test cannot tell from noise is a tie, which goes to the cheaper and simpler "
+              f"one: at least {CHEAPER:.0%} fewer tokens sent per question at k, then the default search mode "
+              f"({DEFAULT_MODE}), then the default strategy ({DEFAULT_STRATEGY}), then fewer options set")
+
+#: what a tie was won on, by the place in ``pick``'s order where the chosen one and the next differ
+_WON_ON = (f"at least {CHEAPER:.0%} fewer tokens sent per question", f"the default search mode ({DEFAULT_MODE})",
+           f"the default strategy ({DEFAULT_STRATEGY})", "fewer options set", "more hits", "a better MRR",
+           "fewer tokens sent per question")
+
+
+def pick(results: Sequence[StrategyResult], k: int, budget: int | None,
+         simpler: Callable[[StrategyResult], tuple[int, int, int]],
+         tests: Sequence[Comparison] = ()) -> Pick:
+    """The best of ``results`` (judged on the same questions, names unique): the leader by
+    ``ranking`` unless other ones tie with it within noise (their hits at ``k``, or within
+    ``budget`` tokens, paired with the leader's: ``tests``, the leader against each other one as
+    ``paired`` gives them, computed where not given). A tie goes to the cheaper and simpler one:
+    the ones sending at least ``CHEAPER`` fewer tokens per question at ``k`` than another
+    (``tokens_per_question``) first; among those, the simplest by ``simpler`` (``simplicity``'s
+    tuple); then the most hits, the best MRR and the fewest tokens; then the first in ``results``."""
+    if not results:
+        raise ConfigError("no results to pick the best of")
+    rank, hits = ranking(k, budget), judged_hits(k, budget)
+    order = sorted(results, key=rank, reverse=True)  # stable: the first of equals leads, as in paired
+    leader = order[0]
+    if not tests:
+        tests = [compare_hits(leader.name, hits(leader), o.name, hits(o)) for o in order[1:]]
+    noise = {c.other for c in tests if c.best == leader.name and not c.significant}
+    tied = [leader] + [o for o in order[1:] if o.name in noise]
+    cheapest = min(o.tokens_per_question for o in tied)
+
+    def key(o: StrategyResult) -> tuple[float, ...]:
+        dear = cheapest <= (1 - CHEAPER) * o.tokens_per_question
+        got, mrr = rank(o)
+        return (int(dear), *simpler(o), -got, -mrr, o.tokens_per_question)
+
+    chosen = min(tied, key=key)  # the first of equals: the leader's order
+    rest = [o for o in tied if o is not chosen]
+    why = ""
+    if rest:
+        mine, theirs = key(chosen), key(min(rest, key=key))
+        place = next((n for n, (a, b) in enumerate(zip(mine, theirs)) if a != b), None)
+        why = "equal on every count, the first by hits" if place is None else _WON_ON[place]
+    return Pick(chosen.name, leader.name, (chosen.name, *(o.name for o in rest)), why)
+
+
+def tied_with(chosen: Mapping[str, Any] | None) -> set[str]:
+    """The names tied within noise with the one a pick chose (``Pick.to_dict()``, or None: a
+    result older than ties), that one left out."""
+    if not chosen:
+        return set()
+    return set(chosen.get("tied") or ()) - {chosen["chosen"]}
+
+
+def tie_line(chosen: Mapping[str, Any] | None, measure: str) -> str | None:
+    """One sentence saying a pick was a tie (``Pick.to_dict()``; None where there was none), with
+    the group and what the chosen one won it on; ``measure``: the hits tested, e.g. "hits within
+    512 tokens"."""
+    tied = tied_with(chosen)
+    if not tied or chosen is None:
+        return None
+    others = ", ".join(t for t in chosen["tied"] if t in tied)
+    return (f"Tied within noise: {chosen['chosen']} with {others} (the paired test cannot tell their "
+            f"{measure} from the leader's, {chosen['leader']}'s); the tie goes to the cheaper and simpler "
+            f"one, {chosen['chosen']}: {chosen['why']}")

@@ -1,14 +1,14 @@
 """One candidate of a ``seamcut tune`` search judged in one round: its record (``_Judged``), what
-"best" sorts by (``quality``), its tune and held-out parts (``_split``) and its line in the log
-(``_row``)."""
+"best" sorts by (``quality``), the winner of a round (``winner``: a lead within noise is a tie),
+its tune and held-out parts (``_split``) and its line in the log (``_row``)."""
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
-from .judge import StrategyResult, ranking
+from .judge import Pick, StrategyResult, pick, ranking, simplicity
 from .questions import Question
 from .space import Candidate
 
@@ -35,6 +35,20 @@ def quality(res: StrategyResult, k: int, budget: int | None) -> tuple[float, ...
     """What "best" sorts by: most hits within ``budget`` tokens, then MRR within it, then the
     fewest tokens sent per question at ``k`` (equal quality: the cheaper wins)."""
     return (*ranking(k, budget)(res), -res.tokens_per_question)
+
+
+def winner(judged: Sequence[_Judged], k: int, budget: int) -> Pick:
+    """The best of ``judged`` (one round's candidates, on the same tune questions) by hits within
+    ``budget`` tokens, then MRR; where the paired test cannot tell other ones' hits from the
+    leader's, the tie goes to the one sending fewer tokens per question at ``k`` (at least
+    ``judge.CHEAPER`` fewer), then the default search mode, the default strategy, the fewest
+    options set (``judge.pick``)."""
+    by_label = {j.label: j.candidate for j in judged}
+
+    def simpler(res: StrategyResult) -> tuple[int, int, int]:
+        c = by_label[res.name]
+        return simplicity(c.spec.name, len(c.spec.options), c.mode)
+    return pick([j.tune for j in judged], k, budget, simpler)
 
 
 def _split(c: Candidate, res: StrategyResult, asked: int, held: list[Question], size: int, seconds: float,

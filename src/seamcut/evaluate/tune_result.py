@@ -9,12 +9,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
-from .judge import StrategyResult
+from ..strategies import DEFAULT_STRATEGY
+from .judge import StrategyResult, tie_line
 from .pareto import pareto_front
 from .questions_check import QuestionsReport
 from .significance import compare_hits
 from .space import Candidate, Space
-from .tune_judged import _Judged, quality
+from .tune_judged import _Judged, winner
 
 if TYPE_CHECKING:
     from .tune_rounds import _Search
@@ -50,6 +51,9 @@ class TuneResult:
     warnings: list[str] = field(default_factory=list)
     #: the test set checked against the documents before the search
     questions_check: QuestionsReport | None = None
+    #: how the winner was chosen (``judge.Pick.to_dict()``): the leader, the candidates tied with
+    #: it within noise (the winner first) and what the winner won the tie on
+    pick: dict[str, Any] | None = None
 
     @property
     def pareto(self) -> list[dict[str, Any]]:
@@ -66,7 +70,7 @@ class TuneResult:
             "rounds": self.rounds, "log": self.log, "points": self.points, "pareto": self.pareto,
             "winner": self.winner, "defaults": self.defaults, "cost": self.cost,
             "left_out": [{"spec": label, "reason": why} for label, why in self.left_out.items()],
-            "failures": list(self.failures), "warnings": self.warnings,
+            "failures": list(self.failures), "warnings": self.warnings, "pick": self.pick,
             "questions_check": None if self.questions_check is None else self.questions_check.to_json(),
         }
 
@@ -76,6 +80,12 @@ def write_tune_json(result: TuneResult, path: str | Path) -> None:
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     p.write_text(json.dumps(result.to_json(), ensure_ascii=False, indent=1), encoding="utf-8")
+
+
+def tune_tie_line(data: dict[str, Any]) -> str | None:
+    """A tune JSON's (``TuneResult.to_json()``) sentence saying its winner was a tie, with the
+    group (``judge.tie_line``); None where it was not, or the JSON is older than ties."""
+    return tie_line(data.get("pick"), f"hits within {data['budget']} tokens on the tune questions")
 
 
 def _budget_fields(res: StrategyResult, budget: int) -> dict[str, Any]:
@@ -93,7 +103,8 @@ def _result(search: _Search, space: Space, scored: list[_Judged], budget: int, k
         j.row.update(_budget_fields(j.tune, budget))
     defaults = {c.label for c in versus}
     points = [{**j.row, **_held_fields(j, budget), "default": j.label in defaults} for j in scored]
-    best = max(scored, key=lambda j: quality(j.tune, k, budget))
+    choice = winner(scored, k, budget)
+    best = next(j for j in scored if j.label == choice.chosen)
     versus = []
     for j in scored:
         if j.label in defaults:
@@ -103,7 +114,7 @@ def _result(search: _Search, space: Space, scored: list[_Judged], budget: int, k
                                                      j.held.hits_within(budget)).to_dict())
             versus.append(entry)
     # one `seamcut index` of the corpus: its default strategy, structure (or any full index judged)
-    index_tokens = search.index_tokens.get("structure") or next(iter(search.index_tokens.values()), 0)
+    index_tokens = search.index_tokens.get(DEFAULT_STRATEGY) or next(iter(search.index_tokens.values()), 0)
     searching = embedded - search.versus_tokens
     cost = {"seconds": round(seconds, 3), "embedded_tokens": embedded, "index_tokens": index_tokens,
             "index_equivalents": round(embedded / index_tokens, 3) if index_tokens else None,
@@ -113,7 +124,7 @@ def _result(search: _Search, space: Space, scored: list[_Judged], budget: int, k
     read = [p for p in paths if not any(f.startswith(p) for f in search.failures)]
     return TuneResult(k, model, seed, budget, questions, read, space, search.rounds, search.log, points,
                       _summary(best, budget, given, model), versus, cost, [str(d) for d in given],
-                      search.failures, warnings=search.warnings)
+                      search.failures, warnings=search.warnings, pick=choice.to_dict())
 
 
 def _held_fields(j: _Judged, budget: int) -> dict[str, Any]:

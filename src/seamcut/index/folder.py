@@ -23,7 +23,7 @@ from .fusion import Fusion, ReciprocalRankFusion
 from .matrix import Matrix, matrix_for
 from .rows import chunk_row, document_row, is_parent, searchable, text_hash
 from .parents import parent_hits
-from .search import Hit, Mode, by_vector, by_words, check_query, combine, normalise_query
+from .search import DEFAULT_MODE, Hit, Mode, by_vector, by_words, check_query, combine, normalise_query
 from . import journal
 from .disk import DiskFullError, disk_full, is_disk_full
 from .lock import Holder, IndexBusyError, WriteLock
@@ -441,7 +441,7 @@ class Index:
                 raise
             return read(now)
 
-    def search(self, query: str, k: int = 4, *, mode: Mode = "hybrid", where: str | None = None,
+    def search(self, query: str, k: int = 4, *, mode: Mode = DEFAULT_MODE, where: str | None = None,
                max_tokens: int | None = None, candidates: int | None = None) -> list[Hit]:
         """The ``k`` best results for ``query``.
 

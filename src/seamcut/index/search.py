@@ -12,6 +12,8 @@ from .fusion import Fusion, Scored
 
 Mode = Literal["vector", "text", "hybrid"]
 MODES = ("vector", "text", "hybrid")
+#: the mode a search runs in when none is named: the simplest choice a tie between modes goes to
+DEFAULT_MODE: Mode = "hybrid"
 
 
 @dataclass(frozen=True)

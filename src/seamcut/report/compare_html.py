@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..evaluate.compare import CompareResult
-from ..evaluate.judge import StrategyResult
+from ..evaluate.judge import NOISE_RULE, StrategyResult
 from ..evaluate.significance import Comparison
 from .html import esc, img, page, png, pyplot, table, write_page
 
@@ -28,12 +28,15 @@ def render(result: CompareResult, title: str = "seamcut compare") -> str:
     """The report page as a string."""
     n = sum(1 for q in result.questions if q.answerable)
     best = result.best.name
+    tie = result.tie()
     parts = [f"<h1>{esc(title)}</h1>",
              f"<p>{result.documents} document(s), {n} questions with an answer"
              f" ({len(result.questions) - n} without), top {result.k} by {esc(result.mode)} search, "
              f"embedding model {esc(result.model)}. Best: <b>{esc(best)}</b>"
-             + (f" (most hits within {result.budget} tokens sent per question, then MRR)"
-                if result.budget else f" (most hits at {result.k}, then MRR)") + ".</p>"]
+             + (f" (most hits within {result.budget} tokens sent per question, then MRR"
+                if result.budget else f" (most hits at {result.k}, then MRR") + f"; {esc(NOISE_RULE)}).</p>"]
+    if tie:
+        parts.append(f'<p class="tie">{esc(tie)}.</p>')
     if result.failures:
         parts.append('<p class="bad">Files that could not be read: '
                      + "; ".join(esc(f) for f in result.failures) + "</p>")

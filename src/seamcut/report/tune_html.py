@@ -11,6 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from ..evaluate.judge import NOISE_RULE, tied_with
+from ..evaluate.tune_result import tune_tie_line
 from .compare_html import wilson
 from .html import as_number, esc, img, page, pyplot, table, write_page
 from .tune_plots import rounds_plot, size_plot, strategy_colours, tokens_plot
@@ -120,10 +122,19 @@ def _winner(data: dict[str, Any]) -> str:
             f'<pre style="{_CMD}"><code>{esc(w["command"])}</code></pre>'
             f"<p>and search it in <b>{esc(w['search'])}</b> mode. It sends"
             f" {_tokens(w['tokens_per_question'])} tokens per question at top {esc(data['k'])}; its index takes"
-            f" {_mb(w['index_bytes'])} MB.</p>"
+            f" {_mb(w['index_bytes'])} MB.</p>" + _tie(data)
             + table(["", f"tune ({data['questions']['tune']} questions)",
                      f"held out ({data['questions']['held_out']} questions)"], rows)
             + "</div>")
+
+
+def _tie(data: dict[str, Any]) -> str:
+    """A paragraph naming the candidates tied with the winner within noise, and the rule (none
+    where the winner's lead was more than noise, or the JSON is older than the rule)."""
+    tie = tune_tie_line(data)
+    if not tie:
+        return ""
+    return f'<p class="tie"><b>{esc(tie)}.</b> The rule: {esc(NOISE_RULE)}.</p>'
 
 
 def _defaults(data: dict[str, Any]) -> str:
@@ -182,9 +193,11 @@ def _final_table(data: dict[str, Any], points: list[dict], numbers: dict[str, in
         return ""
     front = {p["label"] for p in data["pareto"]}
     winner = (data["winner"] or {}).get("label")
+    tied = tied_with(data.get("pick"))
     rows = []
     for p in points:
-        mark = ("winner" if p["label"] == winner else "") + (" default" if p.get("default") else "")
+        mark = ("winner" if p["label"] == winner else "tied within noise" if p["label"] in tied else "") \
+            + (" default" if p.get("default") else "")
         rows.append([numbers[p["label"]], p["spec"], p["mode"], _rate(p["budget_hit_rate"]),
                      _rate(p["held_out_budget_hit_rate"]),
                      _rate(p["hit_rate"]), _rate(p["held_out_hit_rate"]),

@@ -34,6 +34,10 @@ from .structure import structure
 
 Strategy = Callable[[Document, SizeConfig], list[Chunk]]
 
+#: the strategy an index is cut with when none is named (``seamcut index``; ``seamcut chunk`` and
+#: ``seamcut.chunk`` cut with recursive): the simplest choice a tie between strategies goes to
+DEFAULT_STRATEGY = "structure"
+
 #: name -> (strategy, its config class)
 REGISTRY: dict[str, tuple[Strategy, type[SizeConfig]]] = {
     "fixed": (fixed, SizeConfig),
@@ -45,6 +49,6 @@ REGISTRY: dict[str, tuple[Strategy, type[SizeConfig]]] = {
     "parent-child": (parent_child, ParentChildConfig),
 }
 
-__all__ = ["REGISTRY", "Strategy", "SizeConfig", "RecursiveConfig", "StructureConfig", "ParentChildConfig",
+__all__ = ["REGISTRY", "DEFAULT_STRATEGY", "Strategy", "SizeConfig", "RecursiveConfig", "StructureConfig", "ParentChildConfig",
            "SemanticConfig", "fixed", "sentence", "paragraph", "recursive", "structure", "semantic",
            "parent_child"]
