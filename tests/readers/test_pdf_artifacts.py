@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from seamcut.readers.pdf import read_pdf
-from tests.helpers.badfiles import one_page
+from tests.helpers.badfiles import HELVETICA, pdf_file, stream
 
 #: five 11 pt body lines, y 700 down to 620 (A4-ish letter page, 792 pt tall)
 BODY = b"".join(b"BT /F1 11 Tf 72 %d Td (Paragraph %d: whitefly eggs hatch in about a week.) Tj ET\n"
@@ -26,14 +26,20 @@ def _marked(content: bytes, props: bytes | None) -> bytes:
 
 
 def _page(tmp_path: Path, header: bytes | None, footer: bytes | None, body: bytes = BODY,
-          resources: bytes = b"<< /Font << /F1 4 0 R >> >>") -> Path:
+          resources: bytes = b"<< /Font << /F1 4 0 R >> >>", tagged: bool = True) -> Path:
     """One page: an 18 pt header at the top (larger than the body: a title by its size) and an
     11 pt footer at y 120, 500 pt below the body, outside the bottom band (not furniture by
-    position), each marked with ``header``/``footer`` (artifact properties; None: unmarked)."""
+    position), each marked with ``header``/``footer`` (artifact properties; None: unmarked). The
+    catalog says the document is tagged (``/MarkInfo``): artifacts are looked for in tagged PDFs
+    only."""
     content = b"\n".join([_marked(_line(b"Cotton Growers Handbook", 750, 18), header), body,
                           _marked(_line(b"I Am A Footer", 120, 11), footer)])
     p = tmp_path / "one.pdf"
-    p.write_bytes(one_page(content, resources=resources))
+    mark = b"/MarkInfo << /Marked true >>" if tagged else b""
+    p.write_bytes(pdf_file([b"<< /Type /Catalog /Pages 2 0 R %s >>" % mark,
+                            b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources %s "
+                            b"/Contents 5 0 R >>" % resources, HELVETICA, stream(content)]))
     return p
 
 
@@ -77,3 +83,9 @@ def test_body_text_beside_a_marked_footer_stays_text(tmp_path):
     doc = read_pdf(_page(tmp_path, None, PAGINATION % b"Footer", body=body))
     assert "Spray neem oil in the evening." in doc.text
     assert "Paragraph 0: whitefly eggs hatch" in doc.text
+
+
+def test_an_untagged_pdf_is_not_searched_for_artifacts(tmp_path):
+    """Artifacts belong to tagged PDFs: in a file whose catalog does not say it is tagged, the
+    marks are not read (one call less per text object) and the layout decides."""
+    assert "I Am A Footer" in read_pdf(_page(tmp_path, None, PAGINATION % b"Footer", tagged=False)).text

@@ -59,8 +59,8 @@ def pdfium_words(page, textpage, chars: list[dict[str, Any]] | None = None,
     tolerance misses), a gap over 3 pt, a change of line, font, size or direction; in Indic text
     where ``glyphs.page_word_breaks`` says. ``chars``, where given, gets the characters
     (pdfplumber's char dicts, the keys its table extraction reads). ``mcid``: words also carry
-    their marked-content id (tagged PDFs), and end where it changes; a word ends where a
-    pagination artifact starts or ends too."""
+    their marked-content id (tagged PDFs), and end where it changes, and where a pagination
+    artifact starts or ends (artifacts are marked in tagged PDFs: untagged, none is looked for)."""
     import pypdfium2.raw as raw
 
     tp = textpage.raw
@@ -135,7 +135,7 @@ class _GlyphReader:
             tobj = raw.FPDFText_GetTextObject(tp, i)
             mc = raw.FPDFPageObj_GetMarkedContentID(tobj) if self.mcid else -1
             got = self.fonts[obj] = (self.buf.raw[:max(0, k - 1)].decode("utf-8", "replace"), mc,
-                                     self.artifacts.pagination(tobj))
+                                     self.mcid and self.artifacts.pagination(tobj))
         angle = (raw.FPDFText_GetCharAngle(tp, i) + rot) % (2 * math.pi)
         upright = angle < 0.01 or angle > 2 * math.pi - 0.01
         return left, bottom - size, right, bottom, (got[0], size, upright, got[1], got[2])
