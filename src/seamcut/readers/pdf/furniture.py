@@ -1,10 +1,16 @@
 """Furniture: running headers and footers, page numbers and margin line numbers, found across
 the document's pages and kept out of its text (kept in its metadata, ``furniture``).
 
-A header or footer is found by repetition (the same line in the top or bottom band of many
-pages), and, where repetition cannot tell (a one-page document, a footer on one page only), by
-position: one line in the margin band, outside the body's text block (set apart from it), in type
-no larger than the body's (a title in the band is larger).
+A header or footer is found first from what the producer says: text drawn inside a pagination
+artifact (``artifacts``; Word and LibreOffice mark running headers and footers so) is furniture on
+any page, whatever its size or position. Then by repetition (the same line in the top or bottom
+band of many pages), and, where repetition cannot tell (a one-page document, a footer on one page
+only), by position: one line in the margin band, outside the body's text block (set apart from
+it), in type no larger than the body's (a title in the band is larger).
+
+Clip regions say nothing here: a producer could draw its headers and footers clipped to their own
+region, but of the text objects of the shared test PDFs and the helpline example none has a clip
+path within the band (WeasyPrint's margin boxes have an empty one), so the reader does not look.
 """
 from __future__ import annotations
 
@@ -26,14 +32,15 @@ APART = 2.0
 
 
 def furniture(pages: list[Page], body: float = 10.0) -> set[Key]:
-    """The blocks that are running headers/footers or page numbers. A number set at 1.5 times the
-    body size (``body``, pt) or more is a chapter number, not a page number; a one-line block in
-    the band on the page number's line is a footer (or header); so is one line in the band set
-    apart from the body (``set_apart``), on any page."""
+    """The blocks that are running headers/footers or page numbers. A block drawn in a pagination
+    artifact is (``marked_pagination``); a number set at 1.5 times the body size (``body``, pt) or
+    more is a chapter number, not a page number; a one-line block in the band on the page
+    number's line is a footer (or header); so is one line in the band set apart from the body
+    (``set_apart``), on any page."""
     cands = _band_blocks(pages)
     counts = _pages_repeating(cands)
     n = len(pages)
-    out = set()
+    out = {(pi, bi) for pi, pg in enumerate(pages) for bi, b in enumerate(pg.blocks) if marked_pagination(b)}
     for pi, bi, band, text in cands:
         c = counts[(band, furniture_key(text))]
         number = is_page_number(text) and pages[pi].blocks[bi].size < 1.5 * body
@@ -46,6 +53,12 @@ def furniture(pages: list[Page], body: float = 10.0) -> set[Key]:
                 for oi, o in enumerate(pages[pi].blocks)):
             out.add((pi, bi))
     return out
+
+
+def marked_pagination(b: Block) -> bool:
+    """Whether every word of text block ``b`` is drawn inside a pagination artifact: a running
+    header or footer as the PDF's producer marks it."""
+    return b.kind != "table" and bool(b.segments) and all(w.pagination for s in b.segments for w in s.words)
 
 
 def set_apart(pg: Page, bi: int, body: float) -> bool:

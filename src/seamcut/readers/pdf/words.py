@@ -13,6 +13,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from .artifacts import ArtifactReader
 from .glyphs import PDF_SPACES, page_word_breaks, pdf_chars
 
 
@@ -20,7 +21,8 @@ from .glyphs import PDF_SPACES, page_word_breaks, pdf_chars
 class Word:
     """One word of a page. ``x0``/``x1``/``top``/``bottom``: its box in points; ``fontname``: the
     font of its first character; ``size``: font size in points; ``upright``: set horizontally;
-    ``mcid``: its marked-content id in a tagged PDF (None: untagged)."""
+    ``mcid``: its marked-content id in a tagged PDF (None: untagged); ``pagination``: drawn inside
+    a pagination artifact (a running header or footer, as the producer marks it: ``artifacts``)."""
     text: str
     x0: float
     top: float
@@ -30,6 +32,7 @@ class Word:
     size: float = 0.0
     upright: bool = True
     mcid: int | None = None
+    pagination: bool = False
 
 
 def plumber_words(page, tagged: bool) -> list[Word]:
@@ -41,8 +44,9 @@ def plumber_words(page, tagged: bool) -> list[Word]:
             for w in page.extract_words(extra_attrs=attrs, keep_blank_chars=False) if w["text"].strip()]
 
 
-#: (font name, size in pt, upright, marked-content id or -1): what a word keeps the same
-_Style = tuple[str, float, bool, int]
+#: (font name, size in pt, upright, marked-content id or -1, in a pagination artifact): what a
+#: word keeps the same
+_Style = tuple[str, float, bool, int, bool]
 #: (text, x0, top, x1, bottom) of one character
 _Glyph = tuple[str, float, float, float, float]
 
@@ -55,7 +59,8 @@ def pdfium_words(page, textpage, chars: list[dict[str, Any]] | None = None,
     tolerance misses), a gap over 3 pt, a change of line, font, size or direction; in Indic text
     where ``glyphs.page_word_breaks`` says. ``chars``, where given, gets the characters
     (pdfplumber's char dicts, the keys its table extraction reads). ``mcid``: words also carry
-    their marked-content id (tagged PDFs), and end where it changes."""
+    their marked-content id (tagged PDFs), and end where it changes, and where a pagination
+    artifact starts or ends (artifacts are marked in tagged PDFs: untagged, none is looked for)."""
     import pypdfium2.raw as raw
 
     tp = textpage.raw
@@ -63,7 +68,7 @@ def pdfium_words(page, textpage, chars: list[dict[str, Any]] | None = None,
     breaks = page_word_breaks(textpage)
     words: list[Word] = []
     cur: list[_Glyph] = []
-    style: _Style = ("", 0.0, True, -1)
+    style: _Style = ("", 0.0, True, -1, False)
     space = False  # a space since the last character (for ``chars``)
     for i, u, ch in pdf_chars(raw, tp):
         ch = "-" if u == 2 else ch  # 2: pdfium's line-end hyphen
@@ -107,7 +112,9 @@ class _GlyphReader:
         self.rect, self.mat = raw.FS_RECTF(), raw.FS_MATRIX()
         self.buf = ctypes.create_string_buffer(256)
         self.flags = ctypes.c_int()
-        self.fonts: dict[Any, tuple[str, int]] = {}  # per text object: (font name, mcid)
+        self.artifacts = ArtifactReader()
+        #: per text object: (font name, mcid, in a pagination artifact)
+        self.fonts: dict[Any, tuple[str, int, bool]] = {}
 
     def read(self, i: int) -> tuple[float, float, float, float, _Style]:
         """(left, top, right, bottom, style) of character ``i``: its loose box, font size tall."""
@@ -125,10 +132,13 @@ class _GlyphReader:
         got = self.fonts.get(obj)
         if got is None:
             k = raw.FPDFText_GetFontInfo(tp, i, self.buf, 256, self.flags)
-            mc = raw.FPDFPageObj_GetMarkedContentID(raw.FPDFText_GetTextObject(tp, i)) if self.mcid else -1
-            got = self.fonts[obj] = (self.buf.raw[:max(0, k - 1)].decode("utf-8", "replace"), mc)
+            tobj = raw.FPDFText_GetTextObject(tp, i)
+            mc = raw.FPDFPageObj_GetMarkedContentID(tobj) if self.mcid else -1
+            got = self.fonts[obj] = (self.buf.raw[:max(0, k - 1)].decode("utf-8", "replace"), mc,
+                                     self.mcid and self.artifacts.pagination(tobj))
         angle = (raw.FPDFText_GetCharAngle(tp, i) + rot) % (2 * math.pi)
-        return left, bottom - size, right, bottom, (got[0], size, angle < 0.01 or angle > 2 * math.pi - 0.01, got[1])
+        upright = angle < 0.01 or angle > 2 * math.pi - 0.01
+        return left, bottom - size, right, bottom, (got[0], size, upright, got[1], got[2])
 
 
 def _end_word(words: list[Word], cur: list[_Glyph], style: _Style) -> None:
@@ -137,7 +147,7 @@ def _end_word(words: list[Word], cur: list[_Glyph], style: _Style) -> None:
     if cur and not any(c[0] < " " for c in cur):
         words.append(Word("".join(c[0] for c in cur), min(c[1] for c in cur), min(c[2] for c in cur),
                           max(c[3] for c in cur), max(c[4] for c in cur), style[0], style[1], style[2],
-                          style[3] if style[3] >= 0 else None))
+                          style[3] if style[3] >= 0 else None, style[4]))
     cur.clear()
 
 
@@ -145,7 +155,7 @@ def _add_table_char(chars: list[dict[str, Any]], ch: str, left: float, top: floa
                     bottom: float, s: _Style, space: bool) -> None:
     """Append a character to ``chars`` for the table finder, after a space character where a
     space came before it on the same line (rotated text: a zero-width space)."""
-    font, size, upright, _ = s
+    font, size, upright = s[:3]
     if space and chars and (not upright or chars[-1]["x1"] < left
                             and abs(chars[-1]["bottom"] - bottom) < 0.5 * size):
         chars.append(_table_char(" ", chars[-1]["x1"] if upright else left, top, left, bottom, size,
