@@ -6,7 +6,7 @@ For each question, the filings its ``Source Docs`` glob names are searched (seam
 - figures: amounts and percentages in the answer ("$82,959 million" is looked for as "82,959",
   "15.7%" as "15.7%" or "15.7 %", "$36.1 billion" as "36.1 billion"); years, days and numbers
   under 100 are left out (they occur everywhere);
-- where no figure is found (an answer in words): the longest run of 5 to 12 of the answer's words
+- where no figure is found (an answer in words): the longest run of 6 to 12 of the answer's words
   that occurs in a filing.
 A question whose glob names one filing gets that ``source`` and, where every place the phrases
 occur is on one page, that ``page``; one over several filings (multi-doc) gets no source, and
@@ -47,7 +47,7 @@ DATA = ROOT.parent / "shared" / "data" / "docugami-10q"
 FIGURE = re.compile(r"\$?\s?(\d{1,3}(?:,\d{3})+|\d+\.\d+|\d+)(\s?%|\s(?:million|billion))?")
 MONTHS = re.compile(r"(january|february|march|april|may|june|july|august|september|october|november|"
                     r"december)\s*$", re.I)
-WORDS = (12, 5)  # the longest and the shortest run of an answer's words looked for
+WORDS = (12, 6)  # the longest and the shortest run of an answer's words looked for
 MOST = 3  # phrases kept per question (the rarest first)
 
 
@@ -84,13 +84,13 @@ def variants(figure: str) -> list[str]:
 
 
 def word_run(answer: str, texts: list[str]) -> str | None:
-    """The longest run of 5 to 12 of ``answer``'s words that occurs in one of ``texts``
-    (normalised), earliest first among runs of one length."""
+    """The longest run of 6 to 12 of ``answer``'s words (30 characters or more) found in one of
+    ``texts`` (normalised), earliest first among runs of one length."""
     words = normalise(answer).split()
     for n in range(WORDS[0], WORDS[1] - 1, -1):
         for i in range(len(words) - n + 1):
             run = " ".join(words[i:i + n]).strip(".,;:()\"'")
-            if len(run) > 24 and any(run in t for t in texts):
+            if len(run) >= 30 and any(run in t for t in texts):
                 return run
     return None
 
@@ -140,7 +140,7 @@ def derive(rows: list[dict[str, str]], docs: list[Document]) -> tuple[list[dict]
         head = f"## {qid} ({row['Question Type']}, {row['Source Chunk Type']}, {row['Source Docs']})\n\n" \
                f"**Q:** {row['Question']}\n\n**A:** {answer[:400].strip()}{' ...' if len(answer) > 400 else ''}\n"
         if not phrases:
-            review.append(head + "\n**left out:** no figure and no run of 5 words of the answer is in the filings\n")
+            review.append(head + "\n**left out:** no figure and no run of 6 words of the answer is in the filings\n")
             continue
         used = [f for f in found if f[0] in phrases]
         item: dict = {"id": qid, "question": row["Question"], "must_contain": phrases}
