@@ -170,3 +170,27 @@ def test_catalog_fields_are_recorded_by_read(tmp_path):
     assert {c.context for c in chunks} == {"doc_type: manual; crop: cotton\n"}
     assert all(c.metadata["crop"] == "cotton" and "catalog_fields" not in c.metadata for c in chunks)
     assert all(c.context == "" for c in seamcut.chunk(read(f), strategy="paragraph", context="fields"))
+
+
+@pytest.mark.parametrize("strategy", ["recursive", "structure"])
+def test_a_long_document_cut_in_windows_keeps_its_title_path_and_pages(strategy):
+    doc = document(MANUAL, title=None)  # the title from the whole document's title element
+    whole = seamcut.chunk(doc, strategy=strategy, size=100, context="title+path+page")
+    windowed = seamcut.chunk(doc, strategy=strategy, size=100, context="title+path+page", window_chars=600)
+    for c in windowed:
+        assert c.body == doc.text[c.start:c.end] and c.tokens <= 100
+        assert c.context.splitlines()[1] == "Cotton crop-care manual", c.context
+        assert c.context.splitlines()[0] == (f"Page {c.pages[0]}" if len(c.pages) == 1
+                                             else f"Pages {c.pages[0]}-{c.pages[-1]}")
+    assert {c.context for c in windowed} & {c.context for c in whole}
+
+
+def test_each_chunk_keeps_room_for_its_own_context_not_the_longest():
+    """One long heading late in a document does not shrink the chunks before it (the engine
+    strategies keep the room of the context each chunk gets, asked at its start)."""
+    long = "A heading made far too long by a parser that took a whole caption for one " * 3
+    doc = document(MANUAL + f"\n## {long.strip()}\n\n" + "Text under it, said again. " * 40 + "\n")
+    chunks = seamcut.chunk(doc, strategy="fixed", size=100, overlap=0, context="title+path")
+    early = [c for c in chunks if long.split()[0] + " heading" not in c.context][:-1]
+    assert len(early) >= 3 and all(c.tokens >= 96 for c in early), [c.tokens for c in early]
+    assert all(c.tokens <= 100 and c.body == doc.text[c.start:c.end] for c in chunks)

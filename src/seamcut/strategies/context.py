@@ -8,26 +8,28 @@ the body's (``Draft``: the context is no part of ``[start, end)``).
 
 Two ways a strategy uses it. The structure strategies build a section's context (``of``) before
 they pack it and check every chunk for real with it (``fits``). The engine strategies (fixed,
-sentence, paragraph, recursive, semantic) keep the room of the longest context the document can
-need free while they cut (``reserve``), then give each span the context of where its first word
-stands (``drafts``). Both end in ``finish``: the page label of each span put in front, and a
+sentence, paragraph, recursive, semantic) keep the room of each chunk's context free while they
+cut (``reserve``: asked at the chunk's start), then give each span the context of where its
+first word stands (``drafts``). Both end in ``finish``: the page label of each span put in front, and a
 span that a real count finds over cut further (``cut_to_fit``).
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Iterable, Sequence
 
 from ..model import Document
 from ..outline import Outline, heading_text
-from ..text import is_blank
+from ..text import SPACE, is_blank
 from .chunks import Draft, first_word
 from .config import SizeConfig
 from .engine import RECURSIVE_LEVELS, split
-from .size_limit import SizeLimit
+from .size_limit import Reserve, SizeLimit
 
 #: where a document's metadata lists the fields its catalog gave it (``seamcut.readers.read``)
 CATALOG_FIELDS = "catalog_fields"
+_WORD = re.compile(f"[^{SPACE}]")
 
 
 def document_title(doc: Document) -> str:
@@ -160,17 +162,25 @@ class Contexts:
             words = words[:max(1, len(words) // 2)] if len(words) > 1 else []
         return head + (" ".join(words) + " …\n" if words else "")
 
-    def reserve(self) -> tuple[int, int]:
-        """What the engine strategies keep free while they cut: the room the longest context of
-        the document can take (0 without a context), and the overlap beside it (``overlap``)."""
+    def reserve(self) -> tuple[Reserve, int]:
+        """What the engine strategies keep free while they cut: the room of each chunk's context
+        (``reserve_at``; a number where every chunk's is the same, 0 without a context), and
+        the overlap beside the longest context of the document (``overlap``)."""
         if not self.parts:
             return 0, self.cfg.overlap
-        paths: Iterable[tuple[str, ...]] = [()]
-        if "path" in self.parts:
-            paths = {self.outline.path_at(0)} | {self.outline.path_at(e.start) for e in self.doc.elements
-                                                 if e.kind in ("title", "heading")}
-        room = max(self.cost(self.of(p)) for p in paths)
-        return room, self.overlap(self.cfg.overlap, room)
+        if "path" not in self.parts:
+            same = self.cost(self.of(()))
+            return same, self.overlap(self.cfg.overlap, same)
+        paths = {self.outline.path_at(0)} | {self.outline.path_at(e.start) for e in self.doc.elements
+                                             if e.kind in ("title", "heading")}
+        longest = max(self.cost(self.of(p)) for p in paths)
+        return self.reserve_at, self.overlap(self.cfg.overlap, longest)
+
+    def reserve_at(self, a: int) -> int:
+        """The room the context of a chunk starting at ``a`` takes: that of the heading path
+        where its first word stands (the page label's room included)."""
+        word = _WORD.search(self.doc.text, a)
+        return self.cost(self.of(self.outline.path_at(word.start() if word else a)))
 
     def cut_to_fit(self, a: int, b: int, context: str) -> list[tuple[int, int]]:
         """``[a, b)`` where it fits with ``context`` for real, else cut further (recursively, at

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..model import Chunk, Document
 from ..text import is_blank
-from .size_limit import SizeLimit
+from .size_limit import SizeLimit, room
 from .chunks import as_document, make_chunks
 from .config import SizeConfig
 from .context import Contexts
@@ -19,8 +19,8 @@ def fixed(document: Document | str, config: SizeConfig = SizeConfig()) -> list[C
     tokens, ``size`` includes the tokens the model adds, so each chunk holds ``size`` minus those.
     Bodies are exact source text from the end of the unit before (so whitespace before the first
     unit opens the chunk) to the last character of their last unit. A chunk that a real count finds over the limit (a tokenizer that counts a
-    cut word differently) gives up units from its end. With a ``context``, every chunk holds
-    ``size`` less the room of the document's longest context.
+    cut word differently) gives up units from its end. With a ``context``, a chunk holds ``size``
+    less the room of its context.
     """
     doc = as_document(document)
     if is_blank(doc.text):
@@ -32,13 +32,13 @@ def fixed(document: Document | str, config: SizeConfig = SizeConfig()) -> list[C
     ends = limit.unit_measure.ends
     n_units = len(ends)
     # SizeLimit checked that size beats overlap; beside a context, Contexts.overlap did
-    per_chunk = max(1, config.size - limit.unit_measure.overhead - reserve)
+    per_chunk = config.size - limit.unit_measure.overhead
 
     spans = [] if n_units else [(0, len(text))]
     i, last = 0, max(n_units - overlap, 1)
     while i < last and n_units:
-        k = min(per_chunk, n_units - i)
         a = 0 if i == 0 else int(ends[i - 1])  # whitespace before a unit opens its chunk
+        k = min(max(1, per_chunk - room(reserve, a)), n_units - i)
         while k > 1 and not limit.confirm(a, int(ends[i + k - 1]), reserve):
             k -= 1
         # the last chunk takes the text after the last unit too (characters a tokenizer drops)

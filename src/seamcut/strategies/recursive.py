@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..model import Chunk, Document
-from .size_limit import SizeLimit
+from .size_limit import SizeLimit, plus
 from .window import outline_of
 from .chunks import as_document, make_chunks
 from .config import RecursiveConfig, SizeConfig
@@ -40,7 +40,7 @@ def run_plan(document: Document | str, config: SizeConfig, name: str, plan: Plan
     ctx = Contexts(doc, config, limit, outline_of(doc))
     reserve, overlap = ctx.reserve()
     # the overlap added afterwards and the context must fit: that much is kept free while cutting
-    pieces = pieces_of(limit, plan.levels, doc.language, reserve=reserve + overlap)
+    pieces = pieces_of(limit, plan.levels, doc.language, reserve=plus(reserve, overlap))
     spans = pack(limit, pieces, plan.barrier, overlap, reserve=reserve)
     return make_chunks(doc, ctx.drafts(spans), limit, name, config.fingerprint(name, limit.token_sizer),
                        ctx.outline)

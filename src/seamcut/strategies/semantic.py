@@ -19,7 +19,7 @@ from ..model import Chunk, Document
 from ..text import SPACE, is_blank
 from ..text.space import strip_space
 from .config import SemanticConfig, SizeConfig, as_config
-from .size_limit import SizeLimit
+from .size_limit import Reserve, SizeLimit, plus
 from .chunks import as_document, make_chunks
 from .context import Contexts
 from .window import outline_of
@@ -64,7 +64,7 @@ def semantic(document: Document | str, config: SizeConfig = SemanticConfig()) ->
     reserve, overlap = ctx.reserve()
     spans = sentence_spans(doc)
     groups, computed, tokens, seconds = group_sentences(doc.text, spans, limit, cfg,
-                                                        reserve=reserve + overlap)
+                                                        reserve=plus(reserve, overlap))
     log.info("%s: %d sentence embeddings (%d model tokens computed) in %.2f s", doc.source or "text",
              computed, tokens, seconds)
     # the shared passes: each group's sentences cut to fit, packed within the group, overlap,
@@ -72,7 +72,7 @@ def semantic(document: Document | str, config: SizeConfig = SemanticConfig()) ->
     pieces: list[Piece] = []
     for (a, b), g in zip(spans, groups):
         pieces.extend(split(limit, SENTENCE_LEVELS, a, b, g, doc.language, 1,
-                            reserve=reserve + overlap))
+                            reserve=plus(reserve, overlap)))
     out = pack(limit, pieces, within_top, overlap, reserve=reserve)
     fp = cfg.fingerprint("semantic", limit.token_sizer)
     chunks = make_chunks(doc, ctx.drafts(out), limit, "semantic", fp, ctx.outline)
@@ -88,7 +88,7 @@ def sentence_spans(doc: Document) -> list[tuple[int, int]]:
 
 
 def group_sentences(text: str, spans: list[tuple[int, int]], limit: SizeLimit,
-                    cfg: SemanticConfig, reserve: int) -> tuple[list[int], int, int, float]:
+                    cfg: SemanticConfig, reserve: Reserve) -> tuple[list[int], int, int, float]:
     """The group of every sentence (cut at the breakpoints, split where a group is over the
     limit with ``reserve`` units kept free (overlap, context); a group under ``min_size``
     joined to its nearer neighbour), the number of embeddings
@@ -142,7 +142,7 @@ def _fit(texts: list[str], embedder: object) -> list[str]:
 
 
 def _split_to_fit(i: int, j: int, spans: list[tuple[int, int]], distances: np.ndarray,
-                  limit: SizeLimit, reserve: int) -> list[tuple[int, int]]:
+                  limit: SizeLimit, reserve: Reserve) -> list[tuple[int, int]]:
     """Sentences ``i..j`` as one group where they fit; else cut at the largest distance between
     them and try each side again (a single sentence over the limit is cut later, inside)."""
     if i == j or limit.fits(spans[i][0], spans[j][1], reserve):
@@ -154,7 +154,7 @@ def _split_to_fit(i: int, j: int, spans: list[tuple[int, int]], distances: np.nd
 
 def _join_small(ranges: list[tuple[int, int]], spans: list[tuple[int, int]],
                 distances: np.ndarray, limit: SizeLimit, min_size: int,
-                reserve: int) -> list[tuple[int, int]]:
+                reserve: Reserve) -> list[tuple[int, int]]:
     """A group smaller than ``min_size`` joins the neighbouring group it is closer to (the
     smaller distance at the border), where the two fit together."""
     if min_size <= 0:
