@@ -225,7 +225,14 @@ SEAMCUT_ROWS = [
              options=(("parent_size", parent), ("parents", "blocks")))
        for child, parent in ((32, 200), (48, 200), (64, 200), (48, 224), (64, 224), (64, 256),
                              (96, 256))]
-ALL_ROWS = REPORT_ROWS + EXTRA_REPORT_ROWS + SEAMCUT_ROWS
+#: rows with the title and heading path in front of every chunk (issue 38 point 1; these corpora
+#: have neither, so the title is the file name): named with --rows, in no default run
+CONTEXT_ROWS = [
+    Config("seamcut recursive 128/0 title+path", "recursive", 128, 0, options=(("context", "title+path"),)),
+    Config("seamcut parent-child blocks 48>224 title+path", "parent-child", 48, 0,
+           options=(("parent_size", 224), ("parents", "blocks"), ("context", "title+path"))),
+]
+ALL_ROWS = REPORT_ROWS + EXTRA_REPORT_ROWS + SEAMCUT_ROWS + CONTEXT_ROWS
 QUICK_ROWS = ["report Recursive 200/0", "seamcut paragraph 128/0"]
 #: e5 embeds about 10x slower than MiniLM on 2 shared cores (10-25 min a row here), so by
 #: default it runs a short list: the report's Recursive 200/0 and seamcut's paragraph strategy

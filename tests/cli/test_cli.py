@@ -115,6 +115,24 @@ def test_parent_child_parents_option(tmp_path):
     assert r.returncode == 0 and all(len(row["text"].split()) <= 3 for row in rows)
 
 
+def test_context_flag_and_spec_put_the_parts_in_front_of_every_chunk(tmp_path):
+    f = tmp_path / "manual.md"
+    f.write_text("# Manual\n\n## Pests\n\nWhitefly: 2 ml per litre.\n\nAphid: 3 ml per litre.\n",
+                 encoding="utf-8")
+    (tmp_path / "catalog.csv").write_text("file,crop\nmanual.md,cotton\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    for how in (["--strategy", "fixed", "--context", "title+fields"], ["--strategy", "fixed:context=fields+title"]):
+        r = run("chunk", str(f), *how, "--catalog", str(tmp_path / "catalog.csv"), "-o", str(out))
+        assert r.returncode == 0, r.stderr
+        rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+        text = f.read_text(encoding="utf-8")
+        assert rows and all(row["context"] == "Manual\ncrop: cotton\n" for row in rows)
+        assert all(row["text"] == row["context"] + text[row["start"]:row["end"]] for row in rows)
+    r = run("chunk", str(f), "--context", "title+chapter")
+    assert r.returncode == 2 and "unknown part 'chapter'" in r.stderr
+    assert "page, title, fields, path" in " ".join(r.stderr.split())
+
+
 def test_every_command_keeps_its_flags_and_defaults():
     """The flags declared once (``seamcut.cli.options``) reach every command that takes them."""
     import typer
@@ -124,7 +142,8 @@ def test_every_command_keeps_its_flags_and_defaults():
     read = {"--encoding", "--catalog", "--ocr", "--languages", "--password"}
     scale = {"--workers", "--timeout", "--memory-cap"}
     engine = {"--engine", "--address", "--ray-gpus"}
-    cut = {"--strategy", "-s", "--size", "--overlap", "--parent-size", "--parents", "--unit", "--tokenizer"}
+    cut = {"--strategy", "-s", "--size", "--overlap", "--parent-size", "--parents", "--context", "--unit",
+           "--tokenizer"}
     expected = {
         "chunk": {"paths", "--within-paragraph", "--out", "-o"} | cut | read,
         "read": {"path", "--format", "-f"} | read,

@@ -19,12 +19,13 @@ TOKENIZERS = {
 
 
 def check_invariants(text, strategy: str, size: int, overlap: int, unit: str,
-                     tokenizer: str | None) -> list[seamcut.Chunk]:
+                     tokenizer: str | None, **options) -> list[seamcut.Chunk]:
+    """``options``: more of the strategy's options (``context="title+path"``)."""
     doc = text if isinstance(text, seamcut.Document) else None
     text = doc.text if doc else text
     source = doc or text
     chunks = seamcut.chunk(source, strategy=strategy, size=size, overlap=overlap, unit=unit,
-                           tokenizer=tokenizer)
+                           tokenizer=tokenizer, **options)
     token_sizer = load_sizer(tokenizer)
     limit_sizer = token_sizer if unit == "tokens" else unit_sizer(unit)
     if is_blank(text):
@@ -42,7 +43,7 @@ def check_invariants(text, strategy: str, size: int, overlap: int, unit: str,
             assert real_tokens <= token_sizer.max_input
     check_tiling(text, chunks, overlap)
     again = seamcut.chunk(source, strategy=strategy, size=size, overlap=overlap, unit=unit,
-                          tokenizer=tokenizer)
+                          tokenizer=tokenizer, **options)
     assert [(c.id, c.start, c.end) for c in again] == [(c.id, c.start, c.end) for c in chunks]
     assert len({c.id for c in chunks}) == len(chunks)
     return chunks

@@ -261,3 +261,29 @@ def test_an_index_refuses_another_strategy_and_a_folder_that_is_not_one(tmp_path
         remove_index(tmp_path / "other")
     remove_index(tmp_path / "db")
     assert not (tmp_path / "db").exists()
+
+
+def test_a_context_is_embedded_and_full_text_indexed_with_the_body(tmp_path, corpus, monkeypatch):
+    """``context=``: what is embedded and what full-text search reads is context + body, while
+    the span stays the body's (issue 38 point 1)."""
+    embedded: list[str] = []
+    real = Index._embed
+
+    def spy(self, texts, report):
+        embedded.extend(texts)
+        return real(self, texts, report)
+
+    monkeypatch.setattr(Index, "_embed", spy)
+    ix, _, c = _build(tmp_path / "db", corpus, "recursive", context="title+path+fields", size=64, overlap=0)
+    chunks = ix.all_chunks()
+    assert sorted(embedded) == sorted(ch.text for ch in chunks) and len(chunks) > 3
+    text = {d.source: d.text for d in c.documents}
+    for ch in chunks:
+        assert ch.text == ch.context + ch.body and ch.body == text[ch.source][ch.start:ch.end]
+    cotton = [ch for ch in chunks if ch.source.endswith("cotton.md")]
+    assert all(ch.context.startswith("Cotton manual\ncrop: cotton; year: 2024; doc_type: manual\n")
+               for ch in cotton)
+    assert any(ch.context.endswith("Pests / Whitefly\n") for ch in cotton)
+    # "2024" is in no body, only in the cotton manual's fields line: full-text search finds it there
+    hits = ix.search("2024", 4, mode="text")
+    assert hits and all(h.chunk.source.endswith("cotton.md") for h in hits)

@@ -149,7 +149,7 @@ def test_strategy_specs_name_a_variant_with_typed_options():
     assert parse_spec("semantic:amount=90").options == {"amount": 90.0}  # a None default: typed by its annotation
     assert parse_spec("fixed") == parse_spec("fixed") and parse_spec("fixed").options == {}
     for bad, message in (("magic", "unknown strategy 'magic'"), ("fixed:size", "is not OPTION=VALUE"),
-                         ("fixed:colour=red", "fixed has no option 'colour'; it has overlap, size, unit"),
+                         ("fixed:colour=red", "fixed has no option 'colour'; it has context, overlap, size, unit"),
                          ("fixed:size=big", "size must be a whole number, not 'big'"),
                          ("recursive:within_paragraph=yes", "within_paragraph must be true or false"),
                          ("parent-child:parents=pages", "parents must be one of sections, blocks"),

@@ -14,6 +14,7 @@ import typer
 from ..errors import ConfigError
 from ..runtime.processes import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S
 from ..strategies import REGISTRY
+from ..strategies.config import CONTEXT_PARTS
 
 if TYPE_CHECKING:
     from ..model import Document
@@ -70,6 +71,10 @@ Overlap = Annotated[Optional[int], typer.Option(
 ParentSize = Annotated[Optional[int], typer.Option(
     "--parent-size", help="parent-child: the most a parent section may hold (default 800).")]
 Parents = Annotated[Optional[str], typer.Option("--parents", help=PARENTS_HELP)]
+Context = Annotated[Optional[str], typer.Option(
+    "--context", help=f"What to put in front of every chunk's text (embedded, indexed and counted in "
+                      f"--size; the span stays exact): parts joined by +, of {', '.join(CONTEXT_PARTS)} "
+                      "(e.g. title+path), or none. Default: none; structure and parent-child: path.")]
 UnitOption = Annotated[Unit, typer.Option("--unit", help="tokens (the model's), words or chars.")]
 Tokenizer = Annotated[Optional[str], typer.Option(
     "--tokenizer", help="tokenizer.json (file or folder) or tiktoken:NAME for sizes; default: the "
@@ -148,6 +153,7 @@ class StrategyFlags:
     overlap: Overlap = None
     parent_size: ParentSize = None
     parents: Parents = None
+    context: Context = None
     unit: UnitOption = Unit.tokens
     tokenizer: Tokenizer = None
 
@@ -156,6 +162,7 @@ class StrategyFlags:
         opts: dict[str, Any] = {k: v for k, v in (("size", self.size), ("overlap", self.overlap),
                                                   ("parent_size", self.parent_size),
                                                   ("parents", self.parents),
+                                                  ("context", self.context),
                                                   ("tokenizer", self.tokenizer)) if v is not None}
         if self.unit is not Unit.tokens:
             opts["unit"] = self.unit.value

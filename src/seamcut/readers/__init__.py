@@ -98,8 +98,9 @@ def read(path: str | Path, *, encoding: str | None = None, ocr: str = "auto",
 
     ``ocr`` (PDF): ``auto`` OCRs pages without a usable text layer, ``always`` every page,
     ``never`` none. ``languages``: OCR languages (en, hi, mr; None: detected). ``password``:
-    for an encrypted PDF. ``fields`` (e.g. from a catalog) go on the document's metadata; a
-    ``language`` field there is taken as the document's language.
+    for an encrypted PDF. ``fields`` (e.g. from a catalog) go on the document's metadata, their
+    names listed under ``catalog_fields`` (what a strategy's ``context=fields`` puts in front of
+    each chunk); a ``language`` field there is taken as the document's language.
     """
     p = Path(path)
     if p.is_dir():
@@ -142,7 +143,7 @@ def read(path: str | Path, *, encoding: str | None = None, ocr: str = "auto",
         doc = with_warning(doc, warning)
     if fields:
         import dataclasses
-        doc = dataclasses.replace(doc, metadata={**doc.metadata, **fields},
+        doc = dataclasses.replace(doc, metadata={**doc.metadata, **fields, "catalog_fields": list(fields)},
                                   language=fields.get("language") or doc.language)
     return label(doc)
 

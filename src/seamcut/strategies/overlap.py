@@ -6,7 +6,7 @@ from itertools import chain
 from typing import Iterator
 
 from ..text.space import SPACE_SET
-from .size_limit import SizeLimit
+from .size_limit import Reserve, SizeLimit
 from .levels import RUN_START, space_start
 
 
@@ -37,7 +37,7 @@ def _cuts_near(text: str, p: int, lo: int, hi: int) -> Iterator[int]:
 
 
 def add_overlap(limit: SizeLimit, spans: list[tuple[int, int]], overlap: int,
-                reserve: int = 0) -> list[tuple[int, int]]:
+                reserve: Reserve = 0) -> list[tuple[int, int]]:
     """Extend each chunk but the first backwards by about ``overlap`` units of the text before it,
     from the word boundary nearest that point, within the limits, always after the previous
     chunk's start (so an overlap larger than a chunk's own text reaches into earlier chunks).

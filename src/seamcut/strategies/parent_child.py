@@ -6,8 +6,8 @@ tables and lists; children are the structure strategy at ``size`` (a
 table row group with its header, a short paragraph), cut again wherever one would cross a
 parent's border, so every child lies inside one parent and carries its ``parent_id``.
 
-The passes: structure drafts at both sizes, ``cut_at`` (children at parents' borders), the chunk
-factory, then ``group_under_parents``.
+The passes: structure drafts at both sizes, ``cut_at`` (children at parents' borders),
+``Contexts.finish`` (page labels of the pieces), the chunk factory, then ``group_under_parents``.
 """
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from ..text import is_blank
 from .size_limit import SizeLimit
 from .chunks import Draft, as_document, first_word, make_chunks
 from .config import ParentChildConfig, SizeConfig, as_config
+from .context import Contexts
 from .structure import structure_chunks, structure_drafts
 from .window import outline_of
 
@@ -36,7 +37,8 @@ def parent_child(document: Document | str, config: SizeConfig = ParentChildConfi
     outline = outline_of(doc)
     parents = structure_chunks(doc, parent_cfg, "parent-child", embedded=False, like=limit,
                                outline=outline)
-    drafts = cut_at(doc.text, structure_drafts(doc, cfg, limit, outline), [p.start for p in parents])
+    ctx = Contexts(doc, cfg, limit, outline)
+    drafts = ctx.finish(cut_at(doc.text, structure_drafts(ctx, cfg), [p.start for p in parents]))
     fp = cfg.fingerprint("parent-child", limit.token_sizer)
     return group_under_parents(doc.text, parents,
                                make_chunks(doc, drafts, limit, "parent-child", fp, outline))

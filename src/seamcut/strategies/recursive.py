@@ -1,16 +1,19 @@
 """Recursive, paragraph and sentence chunking: one engine, three break hierarchies.
 
 Each is a ``Plan`` over the same passes: cut into pieces at the plan's levels, pack the pieces up
-to the limit (the overlap's room kept free), add the overlap, make the chunks.
+to the limit (the overlap's room and the context's kept free), add the overlap, put each chunk's
+context in front (``context.Contexts``), make the chunks.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from ..model import Chunk, Document
-from .size_limit import SizeLimit
-from .chunks import Draft, as_document, make_chunks
+from .size_limit import SizeLimit, plus
+from .window import outline_of
+from .chunks import as_document, make_chunks
 from .config import RecursiveConfig, SizeConfig
+from .context import Contexts
 from .engine import (LINE, PARAGRAPH, RECURSIVE_LEVELS, SENTENCE_LEVELS, Barrier, Level,
                      keep_split_units_apart, no_barrier, pack, pieces_of, within_top)
 
@@ -34,11 +37,13 @@ def run_plan(document: Document | str, config: SizeConfig, name: str, plan: Plan
     """The chunks of ``plan`` under the strategy name ``name``."""
     doc = as_document(document)
     limit = SizeLimit(doc.text, config)
-    # the overlap added afterwards must fit: that much is kept free while cutting
-    pieces = pieces_of(limit, plan.levels, doc.language, reserve=config.overlap)
-    spans = pack(limit, pieces, plan.barrier, config.overlap)
-    return make_chunks(doc, [Draft(a, b) for a, b in spans], limit, name,
-                       config.fingerprint(name, limit.token_sizer))
+    ctx = Contexts(doc, config, limit, outline_of(doc))
+    reserve, overlap = ctx.reserve()
+    # the overlap added afterwards and the context must fit: that much is kept free while cutting
+    pieces = pieces_of(limit, plan.levels, doc.language, reserve=plus(reserve, overlap))
+    spans = pack(limit, pieces, plan.barrier, overlap, reserve=reserve)
+    return make_chunks(doc, ctx.drafts(spans), limit, name, config.fingerprint(name, limit.token_sizer),
+                       ctx.outline)
 
 
 def recursive(document: Document | str, config: SizeConfig = RecursiveConfig()) -> list[Chunk]:

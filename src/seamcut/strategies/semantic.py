@@ -19,8 +19,10 @@ from ..model import Chunk, Document
 from ..text import SPACE, is_blank
 from ..text.space import strip_space
 from .config import SemanticConfig, SizeConfig, as_config
-from .size_limit import SizeLimit
-from .chunks import Draft, as_document, make_chunks
+from .size_limit import Reserve, SizeLimit, plus
+from .chunks import as_document, make_chunks
+from .context import Contexts
+from .window import outline_of
 from .engine import SENTENCE, SENTENCE_LEVELS, Piece, pack, split, within_top
 
 log = logging.getLogger("seamcut.semantic")
@@ -58,18 +60,22 @@ def semantic(document: Document | str, config: SizeConfig = SemanticConfig()) ->
         return []
     cfg = as_config(config, SemanticConfig)
     limit = SizeLimit(doc.text, cfg)
+    ctx = Contexts(doc, cfg, limit, outline_of(doc))
+    reserve, overlap = ctx.reserve()
     spans = sentence_spans(doc)
-    groups, computed, tokens, seconds = group_sentences(doc.text, spans, limit, cfg)
+    groups, computed, tokens, seconds = group_sentences(doc.text, spans, limit, cfg,
+                                                        reserve=plus(reserve, overlap))
     log.info("%s: %d sentence embeddings (%d model tokens computed) in %.2f s", doc.source or "text",
              computed, tokens, seconds)
-    # the shared passes: each group's sentences cut to fit, packed within the group, overlap
+    # the shared passes: each group's sentences cut to fit, packed within the group, overlap,
+    # contexts
     pieces: list[Piece] = []
     for (a, b), g in zip(spans, groups):
         pieces.extend(split(limit, SENTENCE_LEVELS, a, b, g, doc.language, 1,
-                            reserve=cfg.overlap))
-    out = pack(limit, pieces, within_top, cfg.overlap)
+                            reserve=plus(reserve, overlap)))
+    out = pack(limit, pieces, within_top, overlap, reserve=reserve)
     fp = cfg.fingerprint("semantic", limit.token_sizer)
-    chunks = make_chunks(doc, [Draft(a, b) for a, b in out], limit, "semantic", fp)
+    chunks = make_chunks(doc, ctx.drafts(out), limit, "semantic", fp, ctx.outline)
     stats = {"embeddings": computed, "tokens": tokens, "seconds": round(seconds, 3)}
     return [_with_stats(c, stats) for c in chunks]
 
@@ -82,9 +88,10 @@ def sentence_spans(doc: Document) -> list[tuple[int, int]]:
 
 
 def group_sentences(text: str, spans: list[tuple[int, int]], limit: SizeLimit,
-                    cfg: SemanticConfig) -> tuple[list[int], int, int, float]:
+                    cfg: SemanticConfig, reserve: Reserve) -> tuple[list[int], int, int, float]:
     """The group of every sentence (cut at the breakpoints, split where a group is over the
-    limit, a group under ``min_size`` joined to its nearer neighbour), the number of embeddings
+    limit with ``reserve`` units kept free (overlap, context); a group under ``min_size``
+    joined to its nearer neighbour), the number of embeddings
     asked for, the model tokens the model computed for them (those found in an embedding cache
     not counted) and the seconds they took."""
     from ..embed import load_embedder
@@ -107,8 +114,8 @@ def group_sentences(text: str, spans: list[tuple[int, int]], limit: SizeLimit,
     cuts_at = breakpoints(distances, cfg.threshold, cfg.amount).tolist()
     ranges = []
     for i, j in zip([0, *[c + 1 for c in cuts_at]], [*cuts_at, len(spans) - 1]):
-        ranges.extend(_split_to_fit(i, j, spans, distances, limit, cfg.overlap))
-    ranges = _join_small(ranges, spans, distances, limit, cfg.min_size, cfg.overlap)
+        ranges.extend(_split_to_fit(i, j, spans, distances, limit, reserve))
+    ranges = _join_small(ranges, spans, distances, limit, cfg.min_size, reserve)
     groups = [0] * len(spans)
     for g, (i, j) in enumerate(ranges):
         groups[i:j + 1] = [g] * (j - i + 1)
@@ -135,7 +142,7 @@ def _fit(texts: list[str], embedder: object) -> list[str]:
 
 
 def _split_to_fit(i: int, j: int, spans: list[tuple[int, int]], distances: np.ndarray,
-                  limit: SizeLimit, reserve: int) -> list[tuple[int, int]]:
+                  limit: SizeLimit, reserve: Reserve) -> list[tuple[int, int]]:
     """Sentences ``i..j`` as one group where they fit; else cut at the largest distance between
     them and try each side again (a single sentence over the limit is cut later, inside)."""
     if i == j or limit.fits(spans[i][0], spans[j][1], reserve):
@@ -147,7 +154,7 @@ def _split_to_fit(i: int, j: int, spans: list[tuple[int, int]], distances: np.nd
 
 def _join_small(ranges: list[tuple[int, int]], spans: list[tuple[int, int]],
                 distances: np.ndarray, limit: SizeLimit, min_size: int,
-                reserve: int) -> list[tuple[int, int]]:
+                reserve: Reserve) -> list[tuple[int, int]]:
     """A group smaller than ``min_size`` joins the neighbouring group it is closer to (the
     smaller distance at the border), where the two fit together."""
     if min_size <= 0:

@@ -1,16 +1,35 @@
 """The limits every chunk's text keeps, and the counts that check them."""
 from __future__ import annotations
 
+from typing import Callable, Union
+
 from ..errors import ConfigError
 from ..tokens import Measure, Sizer, load_sizer, require_offsets, unit_sizer
 from .config import SizeConfig
 
 
+#: units of ``size`` kept free in a chunk: a number, or a function of where the chunk starts (the
+#: room of the context that chunk will have: ``context.Contexts.reserve_at``)
+Reserve = Union[int, Callable[[int], int]]
+
+
+def room(reserve: Reserve, a: int) -> int:
+    """The units ``reserve`` keeps free in a chunk starting at ``a``."""
+    return reserve if isinstance(reserve, int) else reserve(a)
+
+
+def plus(reserve: Reserve, n: int) -> Reserve:
+    """``reserve`` and ``n`` units more."""
+    if isinstance(reserve, int):
+        return reserve + n
+    return lambda a: reserve(a) + n
+
+
 class SizeLimit:
     """The limits every chunk's text keeps: ``size`` in the configured unit and, where the model
     states one, its maximum input in tokens. ``reserve``, where a method takes it, is how many units
-    of ``size`` to keep free (for overlap or a context put in front); it never applies to the
-    model's maximum input."""
+    of ``size`` to keep free (for overlap or a context put in front; a ``Reserve``, asked at the
+    chunk's start ``a``); it never applies to the model's maximum input."""
 
     def __init__(self, text: str, cfg: SizeConfig, embedded: bool = True,
                  like: "SizeLimit | None" = None) -> None:
@@ -62,23 +81,25 @@ class SizeLimit:
             return None
         return units.count(a, by_model)
 
-    def fits(self, a: int, b: int, reserve: int = 0) -> bool:
+    def fits(self, a: int, b: int, reserve: Reserve = 0) -> bool:
         """Whether ``text[a:b]`` fits by estimate, ``reserve`` units kept free."""
         limits = self.limits
         _, m, lim = limits[0]
-        if m.count(a, b) > lim - reserve:
+        if m.count(a, b) > lim - room(reserve, a):
             return False
         return all(m.count(a, b) <= lim for _, m, lim in limits[1:])
 
-    def max_end(self, a: int, reserve: int = 0) -> int:
+    def max_end(self, a: int, reserve: Reserve = 0) -> int:
         """The farthest end, cut at a unit boundary, at which ``text[a:end]`` fits by estimate,
         ``reserve`` units kept free."""
+        reserve = room(reserve, a)
         return min(m.max_end(a, lim - reserve if i == 0 else lim)
                    for i, (_, m, lim) in enumerate(self.limits))
 
-    def confirm(self, a: int, b: int, reserve: int = 0) -> bool:
+    def confirm(self, a: int, b: int, reserve: Reserve = 0) -> bool:
         """Whether ``text[a:b]`` fits, ``reserve`` units kept free, with a real count wherever
         the estimate could be off."""
+        reserve = room(reserve, a)
         for i, (sizer, m, lim) in enumerate(self.limits):
             lim = lim - reserve if i == 0 else lim
             est = m.count(a, b)

@@ -4,11 +4,13 @@ The guide's rules: a new chunk at every heading, so two sections never share a c
 whole when it fits, else split by rows with the header row repeated on top of every piece (as
 context); a list kept together, split between items only when too long, with its lead-in line as
 context; the heading path ("Cotton manual / Pests / Whitefly", title first) on top of every chunk's
-text, counted in its size; recursive splitting only inside a section still too long. A document
-without elements (plain text) degrades to paragraphs.
+text, counted in its size (the ``context`` option's default, ``path``: ``context.Contexts``);
+recursive splitting only inside a section still too long. A document without elements (plain
+text) degrades to paragraphs.
 
 The passes: ``units.sections`` (the structure pass), ``units.merge_siblings`` (optional), then
-``UnitPacker`` packs each section's units into drafts by their rules, and ``make_chunks``.
+``UnitPacker`` packs each section's units into drafts by their rules, ``Contexts.finish`` and
+``make_chunks``.
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from ..outline import Outline
 from ..text import is_blank
 from .size_limit import SizeLimit
 from .chunks import Draft, as_document, make_chunks
+from .context import Contexts
 from .window import outline_of
 from .config import SizeConfig, StructureConfig, as_config
 from .engine import RECURSIVE_LEVELS, Piece, no_barrier, pack, split
@@ -25,36 +28,16 @@ from .units import ATTACH, ITEMS, ROWS, Section, Unit, merge_siblings, sections
 
 
 class UnitPacker:
-    """Packs sections' units into drafts whose text (context + body) keeps every limit."""
+    """Packs sections' units into drafts whose text (context + body) keeps every limit; the
+    contexts, their costs and the real checks are ``ctx``'s."""
 
-    def __init__(self, doc: Document, limit: SizeLimit, cfg: StructureConfig,
-                 outline: Outline) -> None:
-        self.doc, self.limit, self.cfg, self.outline = doc, limit, cfg, outline
-        self.sizer = limit.unit_sizer
+    def __init__(self, ctx: Contexts, cfg: StructureConfig) -> None:
+        self.ctx, self.cfg = ctx, cfg
+        self.doc, self.limit, self.outline = ctx.doc, ctx.limit, ctx.outline
+        self.cost, self.fits = ctx.cost, ctx.fits
         self.out: list[Draft] = []
         self.path: tuple[str, ...] = ()  # of the section being packed
         self.anchor = 0  # where the section's path holds from: its text after the opening headings
-        self._costs: dict[str, int] = {"": 0}
-        self._fits: dict[tuple[int, int, str], bool] = {}  # the packing loop asks again
-
-    def cost(self, context: str) -> int:
-        """Units a context adds in front of a body (the model's overhead counted once)."""
-        got = self._costs.get(context)
-        if got is None:
-            got = self._costs[context] = self.sizer.count(context) - self.limit.unit_measure.overhead
-        return got
-
-    def fits(self, a: int, b: int, context: str) -> bool:
-        """Real check of context + body against every limit."""
-        key = (a, b, context)
-        got = self._fits.get(key)
-        if got is None:
-            limit = self.limit
-            got = self._fits[key] = all(
-                (limit.real(a, b, context) if sizer is limit.token_sizer
-                 else sizer.count(context + self.doc.text[a:b])) <= lim
-                for sizer, _, lim in limit.limits)
-        return got
 
     def emit(self, a: int, b: int, context: str) -> None:
         if is_blank(self.doc.text, a, b):
@@ -64,7 +47,7 @@ class UnitPacker:
             # a piece of the opening headings alone (they did not fit with what follows): under
             # its own last heading, not the section's deeper path
             path = self.outline.path_at(b - 1)
-            own = _context(path, self.cfg, self)
+            own = self.ctx.of(path)
             if own != context and not self.fits(a, b, own) and b - a >= 2:
                 self.emit_checked(a, b, own)
                 return
@@ -73,11 +56,9 @@ class UnitPacker:
 
     def split_text(self, a: int, b: int, context: str) -> None:
         """A unit too long on its own: recursive splitting inside it, overlap inside it (beside a
-        context, at most half the room the context leaves, so each piece moves on by at least the
-        other half; without one, as asked)."""
-        cost, overlap = self.cost(context), self.cfg.overlap
-        if cost:
-            overlap = min(overlap, max(0, self.cfg.size - cost) // 2)
+        context, ``Contexts.overlap``)."""
+        cost = self.cost(context)
+        overlap = self.ctx.overlap(self.cfg.overlap, cost)
         pieces = split(self.limit, RECURSIVE_LEVELS, a, b, 0, self.doc.language,
                        reserve=cost + overlap)
         for s, e in pack(self.limit, pieces, no_barrier, overlap, reserve=cost):
@@ -85,18 +66,8 @@ class UnitPacker:
 
     def emit_checked(self, a: int, b: int, context: str) -> None:
         """Emit, cutting the body further in the rare case a real count finds it over."""
-        if self.fits(a, b, context) or b - a < 2:
-            self.emit(a, b, context)
-            return
-        pieces = split(self.limit, RECURSIVE_LEVELS, a, b, 0, self.doc.language, depth=1,
-                       reserve=self.cost(context) + 1)
-        if len(pieces) < 2:
-            mid = (a + b) // 2
-            spans = [(a, mid), (mid, b)]
-        else:
-            spans = [(p.start, p.end) for p in pieces]
-        for s, e in spans:
-            self.emit_checked(s, e, context)
+        for s, e in self.ctx.cut_to_fit(a, b, context):
+            self.emit(s, e, context)
 
     def groups(self, start: int, ends: tuple[int, ...], context: str, head: str) -> None:
         """Runs of parts (rows, items) packed greedily from ``start``; ``ends``: where each part
@@ -205,18 +176,17 @@ def structure(document: Document | str, config: SizeConfig = StructureConfig()) 
     return structure_chunks(document, config, "structure")
 
 
-def structure_drafts(doc: Document, cfg: StructureConfig, limit: SizeLimit,
-                     outline: Outline) -> list[Draft]:
-    """The structure strategy's drafts: sections (siblings merged where asked), each packed
-    under its heading path."""
-    packer = UnitPacker(doc, limit, cfg, outline)
-    secs = sections(doc, outline)
+def structure_drafts(ctx: Contexts, cfg: StructureConfig) -> list[Draft]:
+    """The structure strategy's drafts of ``ctx``'s document: sections (siblings merged where
+    asked), each packed under its context (``Contexts.of`` its heading path), not yet finished
+    (``Contexts.finish``)."""
+    packer = UnitPacker(ctx, cfg)
+    secs = sections(ctx.doc, ctx.outline)
     if cfg.merge_siblings:
-        secs = merge_siblings(secs, lambda a, b, parent: packer.fits(
-            a, b, cfg.path_separator.join(parent) + "\n" if cfg.heading_path else ""))
+        secs = merge_siblings(secs, lambda a, b, parent: packer.fits(a, b, ctx.of(parent)))
     pos = 0
     for n, sec in enumerate(secs):
-        packer.section(sec, _context(sec.path, cfg, packer), pos if n else 0)
+        packer.section(sec, ctx.of(sec.path), pos if n else 0)
         pos = packer.out[-1].end if packer.out else sec.end
     return packer.out
 
@@ -233,30 +203,7 @@ def structure_chunks(document: Document | str, config: SizeConfig, name: str,
     cfg = as_config(config, StructureConfig)
     limit = SizeLimit(doc.text, cfg, embedded=embedded, like=like)
     outline = outline or outline_of(doc)
-    drafts = structure_drafts(doc, cfg, limit, outline)
+    ctx = Contexts(doc, cfg, limit, outline)
+    drafts = ctx.finish(structure_drafts(ctx, cfg))
     return make_chunks(doc, drafts, limit, name, cfg.fingerprint(name, limit.token_sizer), outline)
 
-
-def _context(path: tuple[str, ...], cfg: StructureConfig, packer: UnitPacker) -> str:
-    """The heading path put on top of a section's chunks, at most half the size: where the full
-    path is longer, the headings nearest the section are kept (a long heading is cut at a word,
-    with "…"); the headings themselves stay whole in the chunks' bodies. None with
-    ``heading_path=False``."""
-    if not path or not cfg.heading_path:
-        return ""
-    room = cfg.size // 2
-    full = cfg.path_separator.join(path) + "\n"
-    if packer.cost(full) <= room:
-        return full
-    kept: list[str] = []
-    for heading in reversed(path):
-        trial = cfg.path_separator.join([heading, *kept]) + "\n"
-        if packer.cost(trial) > room:
-            break
-        kept.insert(0, heading)
-    if kept:
-        return "… " + cfg.path_separator.join(kept) + "\n"
-    words = path[-1].split(" ")  # heading_text joins a heading's words with single spaces
-    while words and packer.cost(" ".join(words) + " …\n") > room:
-        words = words[:max(1, len(words) // 2)] if len(words) > 1 else []
-    return (" ".join(words) + " …\n") if words else ""

@@ -1,0 +1,134 @@
+"""Context in front of every chunk (issue 38 point 1): each strategy with and without
+``context=title+path``, judged by ``seamcut compare`` on the bundled helpline example at equal
+tokens sent.
+
+    OMP_NUM_THREADS=1 taskset -c 0 .venv/bin/python benchmarks/context/context.py
+        [--corpus examples/helpline] [--questions examples/helpline/questions.yaml]
+        [--context title+path] [--budget 512,256,1024,2048] [--out out/context]
+        [--json benchmarks/context/results/YYYY-MM-DD-helpline.json] [--from RAW.json[.gz]]
+
+Runs one ``seamcut compare`` (``--workers 1``: files read one at a time; the embedder uses the
+cores the process may run on, one under ``taskset -c 0``) over every strategy, its variant with
+the context, and for structure and parent-child, whose default context is the heading path,
+their variant with none. Prints a table: per strategy and variant, the questions hit within each
+budget of tokens sent (the first budget first: the one compared), hits and MRR at k, tokens sent
+per question at k, chunks, and McNemar's exact p of the variant against the strategy's default on
+the questions hit within the first budget. Writes the compare's JSON (``NAME-compare.json``,
+gzipped when over 1 MB) and the table (``NAME.md``) beside ``--json``, each with its ``recorded``
+block (commit, date, machine). ``--from`` takes an earlier run's compare JSON instead (its
+``recorded`` block goes on the table).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+sys.path.insert(0, str(REPO / "src"))
+sys.path.insert(0, str(HERE.parent / "common"))
+
+import record  # noqa: E402
+from seamcut.evaluate.budget import Ranked  # noqa: E402
+from seamcut.evaluate.significance import mcnemar_exact  # noqa: E402
+from seamcut.strategies import REGISTRY  # noqa: E402
+
+#: strategies whose default context is the heading path: their variant without one is run too
+PATH_BY_DEFAULT = ("structure", "parent-child")
+
+
+def specs(context: str) -> list[str]:
+    """Each strategy, then its variant with ``context`` (and without one where it has a default)."""
+    out = []
+    for name in REGISTRY:
+        out += [name, f"{name}:context={context}"]
+        if name in PATH_BY_DEFAULT:
+            out.append(f"{name}:context=none")
+    return out
+
+
+def run_compare(args: argparse.Namespace, raw: Path) -> None:
+    cmd = [sys.executable, "-m", "seamcut.cli", "compare", str(args.corpus), "--questions",
+           str(args.questions), "--strategies", ",".join(specs(args.context)), "--budget", args.budget,
+           "--workers", "1", "--out", str(args.out), "--json", str(raw)]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO / "src"), os.environ.get("PYTHONPATH", "")])}
+    print("$", " ".join(cmd[1:]), file=sys.stderr)
+    subprocess.run(cmd, check=True, env=env)
+
+
+def hits_within(strategy: dict[str, Any], budget: int) -> dict[str, bool]:
+    """Per question id: whether the answer was sent within ``budget`` tokens."""
+    return {q["id"]: Ranked(tuple(q["deep_tokens"]), q["deep_rank"]).rank_within(budget) is not None
+            for q in strategy["per_question"] if q.get("deep_tokens") is not None}
+
+
+def table(run: dict[str, Any]) -> str:
+    first = int(run["budget"])  # the budget named first: the one compared
+    budgets = [first] + sorted(int(b) for b in run["budgets"] if int(b) != first)
+    by_name = {s["name"]: s for s in run["strategies"]}
+    n = run["questions"]
+    head = (["strategy", "context"] + [f"hits ≤ {b} tok" for b in budgets]
+            + [f"hits@{run['k']}", "MRR", "tokens/question", "chunks", f"p vs default (≤ {first})"])
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for s in run["strategies"]:
+        name, _, option = s["name"].partition(":")
+        context = option.removeprefix("context=") if option else (
+            "path (default)" if name in PATH_BY_DEFAULT else "none (default)")
+        base = by_name[name]
+        p = ""
+        if s is not base:
+            a, b = hits_within(base, first), hits_within(s, first)
+            only_base = sum(a[q] and not b.get(q, False) for q in a)
+            only_this = sum(b[q] and not a.get(q, False) for q in b)
+            p = f"{mcnemar_exact(only_base, only_this):.2f} (+{only_this} / -{only_base})"
+        cells = [name, context] + [f"{s['budgets'][str(b)]['hits']}/{n}" for b in budgets]
+        cells += [f"{s['hits']}/{n}", f"{s['mrr']:.3f}", f"{s['tokens_per_question']:,.0f}", f"{s['chunks']:,}", p]
+        lines.append("| " + " | ".join(cells) + " |")
+    said = [*run.get("failures", []), *run.get("warnings", [])]
+    if said:
+        lines += ["", "Files that failed, and strategies judged on different files:", ""] + [f"- {x}" for x in said]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--corpus", type=Path, default=REPO / "examples" / "helpline")
+    ap.add_argument("--questions", type=Path, default=None, help="default: CORPUS/questions.yaml")
+    ap.add_argument("--context", default="title+path")
+    ap.add_argument("--budget", default="512,256,1024,2048", help="tokens sent per question; the first is compared")
+    ap.add_argument("--out", type=Path, default=REPO / "out" / "context", help="the compare's indexes")
+    ap.add_argument("--json", type=Path, default=None,
+                    help="results/YYYY-MM-DD-helpline.json: NAME-compare.json(.gz) and NAME.md are written")
+    ap.add_argument("--from", dest="source", type=Path, default=None, help="a compare JSON already made")
+    args = ap.parse_args()
+    args.questions = args.questions or args.corpus / "questions.yaml"
+    if args.source is not None:
+        run = record.read_json(args.source)
+    else:
+        with tempfile.TemporaryDirectory() as tmp:
+            raw = Path(tmp) / "compare.json"
+            run_compare(args, raw)
+            run = record.read_json(raw)
+    text = table(run)
+    print(text)
+    if args.json is not None:
+        name = args.json.with_suffix("")
+        if args.source is None:
+            written = record.write_json(name.with_name(name.name + "-compare.json"), run,
+                                        gzip_over=record.GZIP_OVER)
+            run = record.read_json(written)
+        rec = run.get("recorded") or record.stamp()
+        cmd = f"benchmarks/context/context.py --context {args.context} --budget {args.budget}"
+        name.with_suffix(".md").write_text(f"`{cmd}` on {args.corpus.name} ({run['questions']} questions, "
+                                           f"{run['documents']} documents, {run['mode']} search, k = {run['k']})\n\n"
+                                           + text + "\n" + record.markdown_line(rec), encoding="utf-8")
+        print(f"wrote {name.with_suffix('.md')}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
