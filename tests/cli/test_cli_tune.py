@@ -59,7 +59,7 @@ def test_tune_bad_inputs_name_the_file(docs):
     r = run("tune", str(docs / "docs"), "-q", str(docs / "questions.yaml"), "--plan", "--json", str(docs / "plan.json"))
     assert r.returncode == 0, r.stderr  # the plan only: nothing read, nothing embedded
     plan = json.loads((docs / "plan.json").read_text(encoding="utf-8"))
-    assert plan["documents"] == 3 and plan["candidates"] == 90 and plan["final"]["defaults"] == 7
+    assert plan["documents"] == 3 and plan["candidates"] == 105 and plan["final"]["defaults"] == 7
     assert "tune's plan: 3 documents" in r.stdout and "corpus builds" in r.stdout
     assert not (docs / "out").exists()
     r = run("tune", str(docs / "docs"), "-q", str(docs / "questions.yaml"), "--plan", "--json", "-")

@@ -145,16 +145,16 @@ def test_the_plan_is_the_rounds_the_search_runs(setup):
 
 
 def test_the_plan_cuts_chunkings_by_eta_to_a_final_of_one(setup):
-    """The default space (30 chunkings, 3 modes) and 400 questions: four halving rounds, each
-    keeping at most a third of the chunkings (every mode of each), so the rounds build 30, 10, 4
+    """The default space (35 chunkings, 3 modes) and 400 questions: four halving rounds, each
+    keeping at most a third of the chunkings (every mode of each), so the rounds build 35, 12, 4
     and 2 chunkings at most and the final round grows one (before the cut by chunking, the kept
-    candidates could be of as many chunkings as candidates: up to 30, 10, 4 and 7)."""
+    candidates could be of as many chunkings as candidates: up to 35, 12, 4 and 7)."""
     from seamcut.evaluate.space import default_space
     tmp, docs, _, _ = setup
     many = [Question(f"q{i}", f"question {i}?", (f"answer {i}",), source=f"doc{i % 6}.md") for i in range(400)]
     planned = plan([docs], many, space=default_space(), defaults=[])
-    assert [r["chunkings"] for r in planned["rounds"]] == [[30, 30], [1, 10], [1, 4], [1, 2]]
-    assert [r["candidates"] for r in planned["rounds"]] == [90, 30, 12, 6]
+    assert [r["chunkings"] for r in planned["rounds"]] == [[35, 35], [1, 12], [1, 4], [1, 2]]
+    assert [r["candidates"] for r in planned["rounds"]] == [105, 36, 12, 6]
     assert planned["final"]["chunkings"] == [1, 1] and planned["final"]["versus"] == [0, 0]
 
 
