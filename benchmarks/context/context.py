@@ -35,18 +35,22 @@ sys.path.insert(0, str(HERE.parent / "common"))
 
 import record  # noqa: E402
 from seamcut.evaluate.budget import Ranked  # noqa: E402
-from seamcut.evaluate.significance import mcnemar_exact  # noqa: E402
+from seamcut.evaluate.significance import bootstrap_difference, mcnemar_exact  # noqa: E402
 from seamcut.strategies import REGISTRY  # noqa: E402
 
 #: strategies whose default context is the heading path: their variant without one is run too
 PATH_BY_DEFAULT = ("structure", "parent-child")
 
 
-def specs(context: str) -> list[str]:
-    """Each strategy, then its variant with ``context`` (and without one where it has a default)."""
+def specs(context: str, pairs: bool = False) -> list[str]:
+    """Each strategy, then its variant with ``context`` (and without one where it has a default);
+    ``pairs``: each strategy with its context on and off only (structure and parent-child: their
+    default, the heading path, and none)."""
     out = []
     for name in REGISTRY:
-        out += [name, f"{name}:context={context}"]
+        out.append(name)
+        if not (pairs and name in PATH_BY_DEFAULT):
+            out.append(f"{name}:context={context}")
         if name in PATH_BY_DEFAULT:
             out.append(f"{name}:context=none")
     return out
@@ -54,8 +58,10 @@ def specs(context: str) -> list[str]:
 
 def run_compare(args: argparse.Namespace, raw: Path) -> None:
     cmd = [sys.executable, "-m", "seamcut.cli", "compare", str(args.corpus), "--questions",
-           str(args.questions), "--strategies", ",".join(specs(args.context)), "--budget", args.budget,
-           "--workers", "1", "--out", str(args.out), "--json", str(raw)]
+           str(args.questions), "--strategies", ",".join(specs(args.context, args.pairs)), "--budget", args.budget,
+           "--workers", str(args.workers), "--out", str(args.out), "--json", str(raw)]
+    if args.named_source:
+        cmd.append("--named-source")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO / "src"), os.environ.get("PYTHONPATH", "")])}
     print("$", " ".join(cmd[1:]), file=sys.stderr)
     subprocess.run(cmd, check=True, env=env)
@@ -67,26 +73,37 @@ def hits_within(strategy: dict[str, Any], budget: int) -> dict[str, bool]:
             for q in strategy["per_question"] if q.get("deep_tokens") is not None}
 
 
+def interval(hits: list[bool]) -> str:
+    """The 95% bootstrap interval of a hit rate (questions resampled), in percent."""
+    lo, hi = bootstrap_difference([float(h) for h in hits], [0.0] * len(hits))
+    return f"{lo:.0%}-{hi:.0%}"
+
+
 def table(run: dict[str, Any]) -> str:
     first = int(run["budget"])  # the budget named first: the one compared
     budgets = [first] + sorted(int(b) for b in run["budgets"] if int(b) != first)
     by_name = {s["name"]: s for s in run["strategies"]}
     n = run["questions"]
-    head = (["strategy", "context"] + [f"hits ≤ {b} tok" for b in budgets]
-            + [f"hits@{run['k']}", "MRR", "tokens/question", "chunks", f"p vs default (≤ {first})"])
+    head = (["strategy", "context"] + [f"hits ≤ {b} tok" for b in budgets[:1]] + [f"95% interval (≤ {first})"]
+            + [f"hits ≤ {b} tok" for b in budgets[1:]]
+            + [f"hits@{run['k']}", "MRR", "tokens/question", "chunks", f"p vs default (≤ {first}; 95% interval of the difference)"])
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for s in run["strategies"]:
         name, _, option = s["name"].partition(":")
         context = option.removeprefix("context=") if option else (
             "path (default)" if name in PATH_BY_DEFAULT else "none (default)")
         base = by_name[name]
-        p = ""
+        p, b = "", hits_within(s, first)
         if s is not base:
-            a, b = hits_within(base, first), hits_within(s, first)
+            a = hits_within(base, first)
             only_base = sum(a[q] and not b.get(q, False) for q in a)
             only_this = sum(b[q] and not a.get(q, False) for q in b)
-            p = f"{mcnemar_exact(only_base, only_this):.2f} (+{only_this} / -{only_base})"
-        cells = [name, context] + [f"{s['budgets'][str(b)]['hits']}/{n}" for b in budgets]
+            ids = sorted(a)
+            lo, hi = bootstrap_difference([float(b.get(q, False)) for q in ids], [float(a[q]) for q in ids])
+            p = (f"{mcnemar_exact(only_base, only_this):.2f} (+{only_this} / -{only_base}; "
+                 f"{lo:+.0%} to {hi:+.0%})")
+        hit = [f"{s['budgets'][str(x)]['hits']}/{n}" for x in budgets]
+        cells = [name, context, hit[0], interval(list(b.values()) + [False] * (n - len(b)))] + hit[1:]
         cells += [f"{s['hits']}/{n}", f"{s['mrr']:.3f}", f"{s['tokens_per_question']:,.0f}", f"{s['chunks']:,}", p]
         lines.append("| " + " | ".join(cells) + " |")
     said = [*run.get("failures", []), *run.get("warnings", [])]
@@ -102,6 +119,12 @@ def main() -> None:
     ap.add_argument("--context", default="title+path")
     ap.add_argument("--budget", default="512,256,1024,2048", help="tokens sent per question; the first is compared")
     ap.add_argument("--out", type=Path, default=REPO / "out" / "context", help="the compare's indexes")
+    ap.add_argument("--workers", type=int, default=1, help="processes reading files (compare's --workers)")
+    ap.add_argument("--named-source", action="store_true",
+                    help="a question that names its source is answered only by a chunk of it")
+    ap.add_argument("--pairs", action="store_true",
+                    help="each strategy with its context on and off only (no title+path variant for "
+                         "structure and parent-child)")
     ap.add_argument("--json", type=Path, default=None,
                     help="results/YYYY-MM-DD-helpline.json: NAME-compare.json(.gz) and NAME.md are written")
     ap.add_argument("--from", dest="source", type=Path, default=None, help="a compare JSON already made")
@@ -123,7 +146,8 @@ def main() -> None:
                                         gzip_over=record.GZIP_OVER)
             run = record.read_json(written)
         rec = run.get("recorded") or record.stamp()
-        cmd = f"benchmarks/context/context.py --context {args.context} --budget {args.budget}"
+        cmd = (f"benchmarks/context/context.py --context {args.context} --budget {args.budget}"
+               + " --named-source" * args.named_source + " --pairs" * args.pairs)
         name.with_suffix(".md").write_text(f"`{cmd}` on {args.corpus.name} ({run['questions']} questions, "
                                            f"{run['documents']} documents, {run['mode']} search, k = {run['k']})\n\n"
                                            + text + "\n" + record.markdown_line(rec), encoding="utf-8")
