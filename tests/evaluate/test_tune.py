@@ -5,6 +5,7 @@ twice, agree with the exhaustive search, and write every key of the JSON contrac
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import pytest
 
@@ -221,13 +222,27 @@ def test_the_cost_counts_the_sentences_semantic_embeds_while_it_cuts(tmp_path):
 
 
 class _Hits:
-    """A candidate's result as the cut reads it: hits within the budget, question by question."""
+    """A candidate's result as the cut and the judge read it: its label, hits within the budget
+    question by question, and the tokens it sends per question."""
 
-    def __init__(self, hits: list[bool]) -> None:
-        self.outcomes = hits
+    def __init__(self, name: str, hits: list[bool], tokens: float = 100.0) -> None:
+        self.name, self.outcomes, self.tokens_per_question = name, hits, tokens
+        self.mrr = sum(hits) / len(hits)
 
     def hits_within(self, budget: int) -> list[bool]:
         return self.outcomes
+
+    def at_budget(self, budget: int) -> SimpleNamespace:
+        return SimpleNamespace(hits=sum(self.outcomes), mrr=self.mrr)
+
+
+def _judged(hits: dict[tuple[str, str], list[bool]]) -> list:
+    from seamcut.evaluate.space import Candidate
+    from seamcut.evaluate.tune_judged import _Judged
+    from seamcut.strategies.spec import parse_spec
+
+    return [_Judged(Candidate(parse_spec(spec), mode), _Hits(f"{spec} @{mode}", h), None, 0, 0.0)
+            for (spec, mode), h in hits.items()]
 
 
 def test_the_cut_keeps_whole_chunkings_every_mode_of_the_best_third(monkeypatch, tmp_path):
@@ -237,9 +252,6 @@ def test_the_cut_keeps_whole_chunkings_every_mode_of_the_best_third(monkeypatch,
     candidates of three chunkings); 512 goes by its place, fixed by a paired test."""
     from seamcut.pipeline.corpus import ReadOptions
     from seamcut.evaluate import tune_rounds
-    from seamcut.evaluate.space import Candidate
-    from seamcut.evaluate.tune_judged import _Judged
-    from seamcut.strategies.spec import parse_spec
 
     monkeypatch.setattr(tune_rounds, "quality", lambda res, k, budget: (sum(res.outcomes),))
     hits = {("recursive:size=128", "vector"): [True] * 12,
@@ -253,8 +265,7 @@ def test_the_cut_keeps_whole_chunkings_every_mode_of_the_best_third(monkeypatch,
     search = tune_rounds._Search(tmp_path, None, "default", 4, ReadOptions(), None, Limits(), False, None,
                                  Journal(tmp_path, "cut"))
     search.rounds = [{"round": 1}]
-    judged = [_Judged(Candidate(parse_spec(spec), mode), _Hits(h), None, 0, 0.0)
-              for (spec, mode), h in hits.items()]
+    judged = _judged(hits)
     kept = search.cut(judged, 100, eta=3)
     assert [c.label for c in kept] == ["recursive:size=128 @vector", "recursive:size=256 @vector",
                                        "recursive:size=128 @text", "recursive:size=256 @text"]
@@ -271,19 +282,46 @@ def test_the_cut_keeps_whole_chunkings_every_mode_of_the_best_third(monkeypatch,
         assert dropped[f"fixed @{mode}"]["p_value"] < 0.05 and "more than noise" in dropped[f"fixed @{mode}"]["reason"]
 
 
+def test_a_chunking_tied_with_the_leader_that_the_judge_would_take_is_not_cut(monkeypatch, tmp_path):
+    """A lead within noise is a tie (issue 38 point 4): structure @hybrid, one question behind
+    the leader and third by place, where the cut keeps two chunkings, stays in, since the judge
+    would take it of the tied ones (the default search mode and strategy, no options); the log
+    says so; and the final round gets it though only one finalist is asked for."""
+    from seamcut.pipeline.corpus import ReadOptions
+    from seamcut.evaluate import tune, tune_rounds
+
+    monkeypatch.setattr(tune_rounds, "quality", lambda res, k, budget: (sum(res.outcomes),))
+    judged = _judged({("recursive:size=128", "vector"): [True] * 12,
+                      ("recursive:size=256", "vector"): [True] * 11 + [False],
+                      ("structure", "hybrid"): [False] + [True] * 11,
+                      ("fixed", "text"): [True] * 2 + [False] * 10})
+    search = tune_rounds._Search(tmp_path, None, "default", 4, ReadOptions(), None, Limits(), False, None,
+                                 Journal(tmp_path, "cut"))
+    search.rounds = [{"round": 1}]
+    kept = search.cut(judged, 100, eta=3)  # two of four chunkings by place, and the tie's pick
+    assert [c.label for c in kept] == ["recursive:size=128 @vector", "recursive:size=256 @vector",
+                                       "structure @hybrid"]
+    assert search.rounds[0]["kept_on_tie"] == {"chunking": "structure", "leader": "recursive:size=128 @vector",
+                                               "why": "the default search mode (hybrid)"}
+    assert judged[3].row["dropped"]["reason"].startswith("fewer hits within 100 tokens than the leader by more")
+    chosen, searched = tune._finalists([j.candidate for j in judged], judged, kept, 100, 4, 1, [])
+    assert [c.label for c in chosen] == ["recursive:size=128 @vector", "structure @hybrid"] and len(searched) == 2
+
+
 def test_chunkings_judged_on_different_files_are_said_to_be(tmp_path):
     """A file read for one chunking and failed for another (a memory cap under load, say) leaves
     their scores over different documents: the round says so, naming the files, not silently."""
     from seamcut.pipeline.corpus import ReadOptions
     from seamcut.evaluate import tune_rounds
-    from seamcut.evaluate.space import Candidate
-    from seamcut.evaluate.tune_judged import _Judged
-    from seamcut.strategies.spec import parse_spec
 
     search = tune_rounds._Search(tmp_path, None, "default", 4, ReadOptions(), None, Limits(), False, None,
                                  Journal(tmp_path, "cut"))
     docs = [str(tmp_path / f"d{i}.pdf") for i in range(3)]
-    judged = [_Judged(Candidate(parse_spec(spec), mode), _Hits([True]), None, 0, 0.0, files=n)
+    from seamcut.evaluate.space import Candidate
+    from seamcut.evaluate.tune_judged import _Judged
+    from seamcut.strategies.spec import parse_spec
+
+    judged = [_Judged(Candidate(parse_spec(spec), mode), _Hits(f"{spec} @{mode}", [True]), None, 0, 0.0, files=n)
               for spec, n in (("fixed", 2), ("structure", 3)) for mode in ("vector", "text")]
     search.missing = {"fixed": [docs[1]], "structure": []}
     search._same_files(2, docs, judged)

@@ -49,7 +49,7 @@ from .budget import default_budget
 from .questions import Question
 from .space import Candidate, Space
 from .tune_journal import Journal
-from .tune_judged import _Judged, quality
+from .tune_judged import _Judged, quality, winner
 from .tune_plan import _SetUp, _set_up
 from .tune_result import TuneResult, _result
 from .tune_rounds import _Search
@@ -179,16 +179,20 @@ def _finalists(space: list[Candidate], previous: list[_Judged], alive: list[Cand
                budget: int | None, k: int, finalists: int,
                defaults: list[Candidate]) -> tuple[list[Candidate], set[str]]:
     """The final round's candidates: every mode of the chunkings of the best ``finalists``
-    still in (a mode costs no build), and every strategy's defaults, hybrid (in the space's
-    order, the defaults outside it after); and the labels the search chose (the rest are there
-    only to be tested against)."""
+    still in (a mode costs no build) and of the one the judge would take of them now (``winner``:
+    a lead within noise is a tie, which goes to the cheaper and simpler), and every strategy's
+    defaults, hybrid (in the space's order, the defaults outside it after); and the labels the
+    search chose (the rest are there only to be tested against)."""
     if not previous:  # no halving round: everything, on everything
         chosen = {c.label for c in alive}
     else:
         still = {c.label for c in alive}
-        best = sorted([j for j in previous if j.label in still], key=lambda j: quality(j.tune, k, budget),
-                      reverse=True)[:finalists]
-        chunkings = {j.candidate.spec.label for j in best}
+        ranked = sorted([j for j in previous if j.label in still], key=lambda j: quality(j.tune, k, budget),
+                        reverse=True)
+        chunkings = {j.candidate.spec.label for j in ranked[:finalists]}
+        if ranked and budget is not None:
+            tie = winner(ranked, k, budget)
+            chunkings |= {j.candidate.spec.label for j in ranked if j.label == tie.chosen}
         chosen = {c.label for c in alive if c.spec.label in chunkings}
     searched = set(chosen)
     chosen |= {c.label for c in defaults}

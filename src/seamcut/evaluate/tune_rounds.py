@@ -26,7 +26,7 @@ from .questions import Question
 from .significance import compare_hits
 from .space import Candidate
 from .tune_journal import Journal, Spent
-from .tune_judged import _Judged, _row, _split, quality
+from .tune_judged import _Judged, _row, _split, quality, winner
 
 
 class _Search:
@@ -216,8 +216,11 @@ class _Search:
         """The candidates that go on, chosen by chunking (a round pays for its chunkings' builds,
         not for the modes searched in them): chunkings ranked by their best candidate by
         ``quality``, the best 1/``eta`` kept with every mode, less any whose best the leader beats
-        by more than noise on hits within ``budget`` tokens (paired, on the same questions). The
-        log says of each candidate dropped by whom, the p-value and why."""
+        by more than noise on hits within ``budget`` tokens (paired, on the same questions); and
+        the chunking the judge would take now (``winner``: of those tied with the leader within
+        noise, the cheaper and simpler), kept wherever its place is, so a noisy lead never cuts
+        what a tie would choose. The log says of each candidate dropped by whom, the p-value and
+        why, and of a chunking kept on the tie what it won it on."""
         ordered = sorted(judged, key=lambda j: quality(j.tune, self.k, budget), reverse=True)
         leader = ordered[0]
         best: dict[str, _Judged] = {}  # chunking label -> its best candidate, best chunking first
@@ -237,6 +240,11 @@ class _Search:
                 why_out[chunking] = (f"its chunking is place {place + 1} of {len(best)} by its best mode's hits "
                                      f"within {budget} tokens, then MRR, then fewest tokens; the best {keep} "
                                      f"chunkings (1/{eta}) go on")
+        tie = winner(list(best.values()), self.k, budget)
+        on_tie = next(c for c, j in best.items() if j.label == tie.chosen)
+        if on_tie in why_out:  # out by its place only: a chunking the leader beats is not tied
+            del why_out[on_tie]
+            self.rounds[-1]["kept_on_tie"] = {"chunking": on_tie, "leader": tie.leader, "why": tie.why}
         for j in judged:
             chunking = j.candidate.spec.label
             if chunking not in why_out:
