@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from .words import Word
+from .words import Word, words_text
 
 
 @dataclass
@@ -22,7 +22,7 @@ class Segment:
 
     @property
     def text(self) -> str:
-        return " ".join(w.text for w in self.words)
+        return words_text(self.words)
 
 
 @dataclass

@@ -11,6 +11,7 @@ from .layout import is_bold_font
 from .markers import list_marker
 from .page import Key, Page
 from .tags import TAG_KIND
+from .words import words_text
 
 #: (element kind, heading level or None)
 Kind = tuple[str, int | None]
@@ -161,10 +162,10 @@ def run_in_heading(b: Block) -> tuple[str, list[str], int] | None:
         k += 1
     if k == 0 or k >= len(words) and len(b.segments) == 1 or k > 14:
         return None
-    head = " ".join(w.text for w in words[:k])
+    head = words_text(words[:k])
     if not NUMBERED.match(head) or sum(ch.isalpha() for ch in head) < 3:
         return None
-    rest = [" ".join(w.text for w in words[k:])] + [s.text for s in b.segments[1:]]
+    rest = [words_text(words[k:])] + [s.text for s in b.segments[1:]]
     return head, rest, k
 
 

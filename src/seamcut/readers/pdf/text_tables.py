@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from .blocks import Block, Segment, enclosing
-from .words import Word
+from .words import Word, words_text
 
 
 def text_tables(lines: list[list[Segment]], min_rows: int = 3, min_cols: int = 3
@@ -130,7 +130,7 @@ def toc_tables(lines: list[list[Word]], min_rows: int = 3
     lines on the page."""
     hits = []
     for i, line in enumerate(lines):
-        m = _TOC_LINE.match(" ".join(w.text for w in line))
+        m = _TOC_LINE.match(words_text(line))
         if m:
             hits.append((i, m))
     if len(hits) < min_rows:

@@ -22,7 +22,10 @@ class Word:
     """One word of a page. ``x0``/``x1``/``top``/``bottom``: its box in points; ``fontname``: the
     font of its first character; ``size``: font size in points; ``upright``: set horizontally;
     ``mcid``: its marked-content id in a tagged PDF (None: untagged); ``pagination``: drawn inside
-    a pagination artifact (a running header or footer, as the producer marks it: ``artifacts``)."""
+    a pagination artifact (a running header or footer, as the producer marks it: ``artifacts``);
+    ``glued``: it touches the word before it on the line with no space between (a word cut in two
+    only because its font, size or marked content changes, as "$" + "7.5" or "2022" + "."), so its
+    text follows that word's without a space (``words_text``)."""
     text: str
     x0: float
     top: float
@@ -33,15 +36,37 @@ class Word:
     upright: bool = True
     mcid: int | None = None
     pagination: bool = False
+    glued: bool = False
+
+
+#: the widest gap, as a share of the font size, between two words cut by a change of style that
+#: still touch (set with no space between: a space is a quarter of the size or more)
+GLUE_GAP = 0.05
+
+
+def words_text(words: list[Word]) -> str:
+    """The words' text as read: a space between two words, none before a ``glued`` one."""
+    return "".join((w.text if w.glued and i else " " + w.text if i else w.text) for i, w in enumerate(words))
+
+
+def _touches(a: Word, b: Word) -> bool:
+    """Whether ``b`` starts where ``a`` ends on the same baseline, with no room for a space (a
+    raised or lowered word, such as a footnote mark, is not on it: "Center" + "1" stays apart)."""
+    size = max(a.size or 0.0, b.size or 0.0) or 10.0
+    return (-0.5 <= b.x0 - a.x1 <= GLUE_GAP * size and a.upright and b.upright
+            and abs(a.bottom - b.bottom) <= 0.15 * size)
 
 
 def plumber_words(page, tagged: bool) -> list[Word]:
     """The non-blank words of a pdfplumber page (``extract_words`` with font name and size, and
     the marked-content id where ``tagged``)."""
     attrs = ["fontname", "size"] + (["mcid"] if tagged else [])
-    return [Word(w["text"], w["x0"], w["top"], w["x1"], w["bottom"], w.get("fontname", ""),
-                 w.get("size"), w.get("upright", True), w.get("mcid"))
-            for w in page.extract_words(extra_attrs=attrs, keep_blank_chars=False) if w["text"].strip()]
+    words = [Word(w["text"], w["x0"], w["top"], w["x1"], w["bottom"], w.get("fontname", ""),
+                  w.get("size"), w.get("upright", True), w.get("mcid"))
+             for w in page.extract_words(extra_attrs=attrs, keep_blank_chars=False) if w["text"].strip()]
+    for a, b in zip(words, words[1:]):  # a space always leaves a gap: touching words were cut by style
+        b.glued = _touches(a, b)
+    return words
 
 
 #: (font name, size in pt, upright, marked-content id or -1, in a pagination artifact): what a
@@ -70,12 +95,14 @@ def pdfium_words(page, textpage, chars: list[dict[str, Any]] | None = None,
     cur: list[_Glyph] = []
     style: _Style = ("", 0.0, True, -1, False)
     space = False  # a space since the last character (for ``chars``)
+    spaced = True  # a space (or nothing) since the last word ended: the next word is not glued
+    glue = False  # the word being read was cut from the one before by a change of style alone
     for i, u, ch in pdf_chars(raw, tp):
         ch = "-" if u == 2 else ch  # 2: pdfium's line-end hyphen
         if not ch or ch in PDF_SPACES or u == 0xFFFE or raw.FPDFText_IsGenerated(tp, i):
             if breaks.get(i) is not False:
-                _end_word(words, cur, style)
-                space = True
+                _end_word(words, cur, style, glue)
+                space = spaced = True
             continue
         left, top, right, bottom, s = glyph.read(i)
         brk = breaks.get(i)
@@ -89,14 +116,15 @@ def pdfium_words(page, textpage, chars: list[dict[str, Any]] | None = None,
                 ends = (s != style or left - px1 > 3 or left < px0 - 1
                         or min(bottom, pbottom) - max(top, ptop) < 0.5 * min(h, pbottom - ptop))
             if ends:
-                _end_word(words, cur, style)
+                _end_word(words, cur, style, glue)
         if not cur:
             style = s
+            glue, spaced = not (spaced or brk), False
         cur.append((ch, left, top, right, bottom))
         if chars is not None:
             _add_table_char(chars, ch, left, top, right, bottom, s, space)
             space = False
-    _end_word(words, cur, style)
+    _end_word(words, cur, style, glue)
     return words
 
 
@@ -141,13 +169,16 @@ class _GlyphReader:
         return left, bottom - size, right, bottom, (got[0], size, upright, got[1], got[2])
 
 
-def _end_word(words: list[Word], cur: list[_Glyph], style: _Style) -> None:
+def _end_word(words: list[Word], cur: list[_Glyph], style: _Style, glue: bool = False) -> None:
     """The characters in ``cur`` become a word (none where one has no Unicode mapping: such
-    glyphs come out as control characters); ``cur`` is emptied."""
+    glyphs come out as control characters), ``glued`` where ``glue`` (no space since the word
+    before) and the two touch; ``cur`` is emptied."""
     if cur and not any(c[0] < " " for c in cur):
-        words.append(Word("".join(c[0] for c in cur), min(c[1] for c in cur), min(c[2] for c in cur),
-                          max(c[3] for c in cur), max(c[4] for c in cur), style[0], style[1], style[2],
-                          style[3] if style[3] >= 0 else None, style[4]))
+        w = Word("".join(c[0] for c in cur), min(c[1] for c in cur), min(c[2] for c in cur),
+                 max(c[3] for c in cur), max(c[4] for c in cur), style[0], style[1], style[2],
+                 style[3] if style[3] >= 0 else None, style[4])
+        w.glued = glue and bool(words) and _touches(words[-1], w)
+        words.append(w)
     cur.clear()
 
 
