@@ -129,6 +129,25 @@ def test_running_header_and_page_numbers_are_furniture():
     assert {f["page"] for f in furn} >= set(range(2, 15))
 
 
+def test_a_footer_set_right_under_a_short_page_is_furniture_where_it_repeats():
+    # Apple's 10-Qs set "Apple Inc. | Q3 2023 Form 10-Q | 5" in three parts right under the page's
+    # text, often half-way down the page: outside the bottom band, it was read as body text
+    doc = read_pdf(PDFS.parent / "docugami-10q" / "docs" / "2023 Q3 AAPL.pdf")
+    footers = [f for f in doc.metadata["furniture"] if "Q3 2023 Form 10-Q" in f["text"]]
+    assert len(footers) >= 20
+    assert {f["kind"] for f in footers} <= {"page_footer", "page_header"}
+    assert len(re.findall(r"Apple Inc\. \| Q3 2023 Form 10-Q \| \d+$", doc.text, re.M)) == 0
+    assert "Total net sales" in doc.text  # the statements are still there
+
+
+def test_a_running_header_in_many_parts_is_furniture():
+    # the Hindi manual's header: one line, but Devanagari words set apart read as several parts
+    doc = read_pdf(Path(__file__).resolve().parents[2] / "examples" / "helpline" / "soybean-manual-hi.pdf")
+    furn = {(f["page"], f["kind"]) for f in doc.metadata["furniture"]}
+    assert {(2, "page_header"), (2, "page_footer"), (4, "page_header"), (4, "page_footer")} <= furn
+    assert "MADE UP (काल्पनिक) पृष्ठ 2 / 4" not in doc.text
+
+
 def test_hyphenation_join():
     assert join_lines(["the fertil-", "izer was"]) == "the fertilizer was"
     assert join_lines(["a self-", "locking nut"]) == "a self-locking nut"

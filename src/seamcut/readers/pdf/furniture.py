@@ -36,19 +36,26 @@ def furniture(pages: list[Page], body: float = 10.0) -> set[Key]:
     artifact is (``marked_pagination``); a number set at 1.5 times the body size (``body``, pt) or
     more is a chapter number, not a page number; a one-line block in the band on the page
     number's line is a footer (or header); so is one line in the band set apart from the body
-    (``set_apart``), on any page."""
+    (``set_apart``), on any page. A one-line block that ends (or starts) a page outside the band
+    is furniture only where it repeats (a footer set right under a short page's text, as Apple's
+    10-Qs place "Apple Inc. | Q3 2023 Form 10-Q | 5"), on three pages at least."""
     cands = _band_blocks(pages)
     counts = _pages_repeating(cands)
     n = len(pages)
     out = {(pi, bi) for pi, pg in enumerate(pages) for bi, b in enumerate(pg.blocks) if marked_pagination(b)}
-    for pi, bi, band, text in cands:
+    for pi, bi, band, text, edge in cands:
         c = counts[(band, furniture_key(text))]
+        repeats = n >= 2 and c >= (3 if edge else 2) and c >= 0.4 * n
+        if edge:
+            if repeats:
+                out.add((pi, bi))
+            continue
         number = is_page_number(text) and pages[pi].blocks[bi].size < 1.5 * body
-        if number or (n >= 2 and c >= 2 and c >= 0.4 * n) or set_apart(pages[pi], bi, body):
+        if number or repeats or set_apart(pages[pi], bi, body):
             out.add((pi, bi))
-    for pi, bi, band, text in cands:
+    for pi, bi, band, text, edge in cands:  # outside the band, a title beside the number stays
         b = pages[pi].blocks[bi]
-        if (pi, bi) not in out and len(b.segments) == 1 and any(
+        if not edge and (pi, bi) not in out and len(b.segments) == 1 and any(
                 (pi, oi) in out and is_page_number(" ".join(o.lines)) and same_line(b, o)
                 for oi, o in enumerate(pages[pi].blocks)):
             out.add((pi, bi))
@@ -81,10 +88,12 @@ def set_apart(pg: Page, bi: int, body: float) -> bool:
     return all(o.top - b.bottom >= room for o in others if o.bottom > b.bottom)
 
 
-def _band_blocks(pages: list[Page]) -> list[tuple[int, int, str, str]]:
-    """(page index, block index, "top" or "bottom", text) of the short text blocks in the top or
-    bottom band of a page, or on its first or last line."""
-    cands: list[tuple[int, int, str, str]] = []
+def _band_blocks(pages: list[Page]) -> list[tuple[int, int, str, str, bool]]:
+    """(page index, block index, "top" or "bottom", text, edge) of the short text blocks (up to
+    two lines, or one line in any number of parts) in the top or bottom band of a page, or on its
+    first or last line; ``edge``: a one-line block that is only the page's first or last line,
+    outside the top or bottom fifth of the page."""
+    cands: list[tuple[int, int, str, str, bool]] = []
     for pi, pg in enumerate(pages):
         text_blocks = [b for b in pg.blocks if b.kind != "table"]
         if not text_blocks:
@@ -93,23 +102,34 @@ def _band_blocks(pages: list[Page]) -> list[tuple[int, int, str, str]]:
         first_top = min(b.top for b in text_blocks)
         last_bottom = max(b.bottom for b in text_blocks)
         for bi, b in enumerate(pg.blocks):
-            if b.kind == "table" or len(b.segments) > 2:
+            if b.kind == "table" or len(b.segments) > 2 and not _one_line(b):
                 continue
+            edge = False
             if b.bottom <= pg.height * BAND or (b.top <= first_top + 2 and b.bottom < pg.height * 0.2):
                 band = "top"
             elif b.top >= pg.height * (1 - BAND) or (b.bottom >= last_bottom - 2 and b.top > pg.height * 0.8):
                 band = "bottom"
+            elif _one_line(b) and (b.top <= first_top + 2 or b.bottom >= last_bottom - 2):
+                band, edge = ("top" if b.top <= first_top + 2 else "bottom"), True
             else:
                 continue
-            cands.append((pi, bi, band, " ".join(b.lines)))
+            cands.append((pi, bi, band, " ".join(b.lines), edge))
     return cands
 
 
-def _pages_repeating(cands: list[tuple[int, int, str, str]]) -> Counter[tuple[str, str]]:
+def _one_line(b: Block) -> bool:
+    """Whether the segments of ``b`` stand on one line (a footer set in three parts, "Apple Inc. |
+    Q3 2023 Form 10-Q | 5", left, centre and right)."""
+    first = b.segments[0]
+    return all(min(s.bottom, first.bottom) - max(s.top, first.top) >= 0.5 * min(s.bottom - s.top, first.bottom - first.top)
+               for s in b.segments[1:])
+
+
+def _pages_repeating(cands: list[tuple[int, int, str, str, bool]]) -> Counter[tuple[str, str]]:
     """(band, furniture key) -> on how many pages it stands."""
     counts: Counter[tuple[str, str]] = Counter()
     seen: set[tuple[int, str, str]] = set()
-    for pi, _, band, text in cands:
+    for pi, _, band, text, _ in cands:
         k = (band, furniture_key(text))
         if (pi, *k) not in seen:
             seen.add((pi, *k))
