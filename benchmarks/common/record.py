@@ -87,9 +87,10 @@ def stamp() -> dict[str, Any]:
             "machine": machine()}
 
 
-def with_stamp(data: dict[str, Any]) -> dict[str, Any]:
-    """``data`` with a fresh ``recorded`` block first (an old one is replaced)."""
-    return {"recorded": stamp(), **{k: v for k, v in data.items() if k != "recorded"}}
+def with_stamp(data: dict[str, Any], recorded: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``data`` with a ``recorded`` block first (an old one is replaced): ``recorded`` (a
+    ``stamp()`` taken when the run started, the code it ran being the code then) or a fresh one."""
+    return {"recorded": recorded or stamp(), **{k: v for k, v in data.items() if k != "recorded"}}
 
 
 def today() -> str:
@@ -130,14 +131,14 @@ GZIP_OVER = 2**20
 
 
 def write_json(path: Path, data: dict[str, Any], indent: int | None = 1, ensure_ascii: bool = False,
-               gzip_over: int | None = None) -> Path:
-    """Write ``data`` with a fresh ``recorded`` block to ``path`` (gzipped where it ends in
+               gzip_over: int | None = None, recorded: dict[str, Any] | None = None) -> Path:
+    """Write ``data`` with a ``recorded`` block (``recorded``, else a fresh one) to ``path`` (gzipped where it ends in
     ``.gz``, without a name or time in the gzip header, as ``gzip -n``). With ``gzip_over``
     (bytes, e.g. ``GZIP_OVER``), a larger text goes to ``path`` + ``.gz`` instead and a stale
     ``path`` is removed. Returns the path written."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(with_stamp(data), indent=indent, ensure_ascii=ensure_ascii)
+    text = json.dumps(with_stamp(data, recorded), indent=indent, ensure_ascii=ensure_ascii)
     if gzip_over is not None and path.suffix != ".gz" and len(text.encode("utf-8")) > gzip_over:
         path.unlink(missing_ok=True)
         path = path.with_name(path.name + ".gz")

@@ -6,6 +6,7 @@ tokens sent.
         [--corpus examples/helpline] [--questions examples/helpline/questions.yaml]
         [--context title+path] [--budget 512,256,1024,2048] [--out out/context]
         [--json benchmarks/context/results/YYYY-MM-DD-helpline.json] [--from RAW.json[.gz]]
+        [--strategies SPEC,...] [--catalog CATALOG] [--merge EARLIER-compare.json[.gz]]
 
 Runs one ``seamcut compare`` (``--workers 1``: files read one at a time; the embedder uses the
 cores the process may run on, one under ``taskset -c 0``) over every strategy, its variant with
@@ -16,7 +17,10 @@ per question at k, chunks, and McNemar's exact p of the variant against the stra
 the questions hit within the first budget. Writes the compare's JSON (``NAME-compare.json``,
 gzipped when over 1 MB) and the table (``NAME.md``) beside ``--json``, each with its ``recorded``
 block (commit, date, machine). ``--from`` takes an earlier run's compare JSON instead (its
-``recorded`` block goes on the table).
+``recorded`` block goes on the table). ``--strategies`` runs those specs instead, ``--catalog``
+gives the compare the documents' fields (for ``context=...+fields``), and ``--merge`` puts an
+earlier run's strategies first (``merge_runs``: the same questions, k, mode and model), so new
+variants are tested against defaults already measured.
 """
 from __future__ import annotations
 
@@ -35,6 +39,7 @@ sys.path.insert(0, str(HERE.parent / "common"))
 
 import record  # noqa: E402
 from seamcut.evaluate.budget import Ranked  # noqa: E402
+from seamcut.evaluate.merge import merge_runs  # noqa: E402
 from seamcut.evaluate.significance import bootstrap_difference, mcnemar_exact  # noqa: E402
 from seamcut.strategies import REGISTRY  # noqa: E402
 
@@ -57,11 +62,14 @@ def specs(context: str, pairs: bool = False) -> list[str]:
 
 
 def run_compare(args: argparse.Namespace, raw: Path) -> None:
+    chosen = args.strategies or ",".join(specs(args.context, args.pairs))
     cmd = [sys.executable, "-m", "seamcut.cli", "compare", str(args.corpus), "--questions",
-           str(args.questions), "--strategies", ",".join(specs(args.context, args.pairs)), "--budget", args.budget,
+           str(args.questions), "--strategies", chosen, "--budget", args.budget,
            "--workers", str(args.workers), "--out", str(args.out), "--json", str(raw)]
     if args.named_source:
         cmd.append("--named-source")
+    if args.catalog is not None:
+        cmd += ["--catalog", str(args.catalog)]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO / "src"), os.environ.get("PYTHONPATH", "")])}
     print("$", " ".join(cmd[1:]), file=sys.stderr)
     subprocess.run(cmd, check=True, env=env)
@@ -79,20 +87,24 @@ def interval(hits: list[bool]) -> str:
     return f"{lo:.0%}-{hi:.0%}"
 
 
-def table(run: dict[str, Any]) -> str:
+def table(run: dict[str, Any], against: str | None = None) -> str:
+    """The table; the last column tests each variant against its strategy's default, or against
+    its strategy with ``context=against`` where the run has that."""
     first = int(run["budget"])  # the budget named first: the one compared
     budgets = [first] + sorted(int(b) for b in run["budgets"] if int(b) != first)
     by_name = {s["name"]: s for s in run["strategies"]}
     n = run["questions"]
     head = (["strategy", "context"] + [f"hits ≤ {b} tok" for b in budgets[:1]] + [f"95% interval (≤ {first})"]
             + [f"hits ≤ {b} tok" for b in budgets[1:]]
-            + [f"hits@{run['k']}", "MRR", "tokens/question", "chunks", f"p vs default (≤ {first}; 95% interval of the difference)"])
+            + [f"hits@{run['k']}", "MRR", "tokens/question", "chunks", f"p vs {'context=' + against + ' where run, else ' if against else ''}default (≤ {first}; 95% interval of the difference)"])
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for s in run["strategies"]:
         name, _, option = s["name"].partition(":")
         context = option.removeprefix("context=") if option else (
             "path (default)" if name in PATH_BY_DEFAULT else "none (default)")
-        base = by_name[name]
+        base = (by_name.get(f"{name}:context={against}")
+                if against and option and option != f"context={against}" else None)
+        base = base or by_name[name]
         p, b = "", hits_within(s, first)
         if s is not base:
             a = hits_within(base, first)
@@ -128,26 +140,41 @@ def main() -> None:
     ap.add_argument("--json", type=Path, default=None,
                     help="results/YYYY-MM-DD-helpline.json: NAME-compare.json(.gz) and NAME.md are written")
     ap.add_argument("--from", dest="source", type=Path, default=None, help="a compare JSON already made")
+    ap.add_argument("--strategies", default=None, help="these specs instead of each strategy and its variants")
+    ap.add_argument("--catalog", type=Path, default=None, help="document fields (compare's --catalog)")
+    ap.add_argument("--against", default=None,
+                    help="test each variant against its strategy with this context where run (default: its default)")
+    ap.add_argument("--merge", type=Path, default=None,
+                    help="an earlier compare JSON of the same questions: its strategies go first")
     args = ap.parse_args()
     args.questions = args.questions or args.corpus / "questions.yaml"
     if args.source is not None:
         run = record.read_json(args.source)
     else:
+        started = record.stamp()  # the code that reads and cuts is the code at the start
         with tempfile.TemporaryDirectory() as tmp:
             raw = Path(tmp) / "compare.json"
             run_compare(args, raw)
             run = record.read_json(raw)
-    text = table(run)
+    if args.merge is not None and args.source is None:  # a JSON written by this script is merged already
+        earlier = record.read_json(args.merge)
+        run = {**merge_runs([earlier, run], [int(b) for b in args.budget.split(",")]),
+               "recorded": run.get("recorded") or earlier.get("recorded")}
+    text = table(run, args.against)
     print(text)
     if args.json is not None:
         name = args.json.with_suffix("")
         if args.source is None:
             written = record.write_json(name.with_name(name.name + "-compare.json"), run,
-                                        gzip_over=record.GZIP_OVER)
+                                        gzip_over=record.GZIP_OVER, recorded=started)
             run = record.read_json(written)
         rec = run.get("recorded") or record.stamp()
         cmd = (f"benchmarks/context/context.py --context {args.context} --budget {args.budget}"
-               + " --named-source" * args.named_source + " --pairs" * args.pairs)
+               + " --named-source" * args.named_source + " --pairs" * args.pairs
+               + (f" --strategies {args.strategies}" if args.strategies else "")
+               + (f" --catalog {args.catalog}" if args.catalog else "")
+               + (f" --merge {args.merge.name}" if args.merge else "")
+               + (f" --against {args.against}" if args.against else ""))
         name.with_suffix(".md").write_text(f"`{cmd}` on {args.corpus.name} ({run['questions']} questions, "
                                            f"{run['documents']} documents, {run['mode']} search, k = {run['k']})\n\n"
                                            + text + "\n" + record.markdown_line(rec), encoding="utf-8")
