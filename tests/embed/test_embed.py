@@ -167,6 +167,21 @@ def test_cache_misses_on_other_kind_or_model(tmp_path):
     assert len(EmbeddingCache(tmp_path)) == 6
 
 
+def test_a_cache_the_disk_will_not_grow_warns_and_the_vectors_are_still_given(tmp_path, caplog):
+    # under a file size limit the sqlite write failed with "disk I/O error" and took the run with
+    # it as a bug; a read-only database is the same refusal from sqlite
+    import sqlite3
+
+    EmbeddingCache(tmp_path).put_many([("kept", np.ones(2, np.float32))])
+    emb = CachedEmbedder(_Counting(), EmbeddingCache(tmp_path))
+    emb.cache._local.conn = sqlite3.connect(f"file:{emb.cache.path}?mode=ro", uri=True)
+    with caplog.at_level("WARNING", logger="seamcut.embed.cache"):
+        vectors = emb.embed_passages(["one text", "another"])
+    assert vectors.shape[0] == 2 and emb.computed == 2
+    assert "2 vector(s) not kept in the embedding cache" in caplog.text and "readonly" in caplog.text
+    assert len(emb.cache.get_many(["kept"])) == 1
+
+
 def test_cache_default_folder_from_env(tmp_path, monkeypatch):
     monkeypatch.setenv("SEAMCUT_CACHE", str(tmp_path))
     assert EmbeddingCache().folder == tmp_path / "embeddings"

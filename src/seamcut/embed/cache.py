@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 import sqlite3
 import threading
@@ -13,6 +14,8 @@ import numpy as np
 from ..runtime.cache import default_cache_dir
 from ..tokens import Sizer
 from .base import Embedder, Kind, LongInput, OnLong, normalise
+
+log = logging.getLogger(__name__)
 
 
 class EmbeddingCache:
@@ -59,10 +62,17 @@ class EmbeddingCache:
         return found
 
     def put_many(self, items: Sequence[tuple[str, np.ndarray]]) -> None:
+        """Keep ``items``; where the disk refuses (full, a file size limit, read-only), the
+        vectors are not kept and a warning says so: a cache that cannot grow costs time, never
+        the run (the index's own writes say what the disk did, naming the index)."""
         c = self._conn()
-        with c:
-            c.executemany("INSERT OR REPLACE INTO vectors (key, vec) VALUES (?, ?)",
-                          [(k, np.asarray(v, dtype="<f4").tobytes()) for k, v in items])
+        try:
+            with c:
+                c.executemany("INSERT OR REPLACE INTO vectors (key, vec) VALUES (?, ?)",
+                              [(k, np.asarray(v, dtype="<f4").tobytes()) for k, v in items])
+        except sqlite3.OperationalError as exc:
+            log.warning("%s: %d vector(s) not kept in the embedding cache (%s); they are computed "
+                        "again next time", self.path, len(items), exc)
 
     def __len__(self) -> int:
         return self._conn().execute("SELECT COUNT(*) FROM vectors").fetchone()[0]
