@@ -291,6 +291,8 @@ def seamcut_pool(config: Config, corpora: dict[str, seamcut.Document], tokenizer
     options = dict(config.options)
     if config.chunker == "semantic":
         options["embedder"] = embedder
+    if config.chunker in ("recursive", "semantic"):  # rows without a context name none, as measured
+        options.setdefault("context", "none")  # before title+path became these strategies' default
     pool = Pool()
     for name, doc in corpora.items():
         for c in seamcut.chunk(doc, strategy=config.chunker, size=config.size,

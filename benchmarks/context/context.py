@@ -10,8 +10,8 @@ tokens sent.
 
 Runs one ``seamcut compare`` (``--workers 1``: files read one at a time; the embedder uses the
 cores the process may run on, one under ``taskset -c 0``) over every strategy, its variant with
-the context, and for structure and parent-child, whose default context is the heading path,
-their variant with none. Prints a table: per strategy and variant, the questions hit within each
+the context, and where a strategy's default has a context (recursive and semantic: title+path;
+structure and parent-child: the heading path), its variant with none. Prints a table: per strategy and variant, the questions hit within each
 budget of tokens sent (the first budget first: the one compared), hits and MRR at k, tokens sent
 per question at k, chunks, and McNemar's exact p of the variant against the strategy's default on
 the questions hit within the first budget. Writes the compare's JSON (``NAME-compare.json``,
@@ -29,6 +29,7 @@ import os
 import subprocess
 import sys
 import tempfile
+from dataclasses import fields as dataclass_fields
 from pathlib import Path
 from typing import Any
 
@@ -43,20 +44,24 @@ from seamcut.evaluate.merge import merge_runs  # noqa: E402
 from seamcut.evaluate.significance import bootstrap_difference, mcnemar_exact  # noqa: E402
 from seamcut.strategies import REGISTRY  # noqa: E402
 
-#: strategies whose default context is the heading path: their variant without one is run too
-PATH_BY_DEFAULT = ("structure", "parent-child")
+def default_context(name: str) -> str:
+    """The context strategy ``name`` puts in front by default ("" for none)."""
+    config = REGISTRY[name][1]
+    return next(f.default for f in dataclass_fields(config) if f.name == "context")
 
 
 def specs(context: str, pairs: bool = False) -> list[str]:
-    """Each strategy, then its variant with ``context`` (and without one where it has a default);
-    ``pairs``: each strategy with its context on and off only (structure and parent-child: their
-    default, the heading path, and none)."""
+    """Each strategy, then its variant with ``context`` where that is not its default, and
+    without one where its default has one (recursive and semantic: title+path; structure and
+    parent-child: the heading path); ``pairs``: each strategy with a context and without only
+    (its default and the other)."""
     out = []
     for name in REGISTRY:
         out.append(name)
-        if not (pairs and name in PATH_BY_DEFAULT):
+        default = default_context(name)
+        if not (pairs and default) and context != default:
             out.append(f"{name}:context={context}")
-        if name in PATH_BY_DEFAULT:
+        if default:
             out.append(f"{name}:context=none")
     return out
 
@@ -101,7 +106,7 @@ def table(run: dict[str, Any], against: str | None = None) -> str:
     for s in run["strategies"]:
         name, _, option = s["name"].partition(":")
         context = option.removeprefix("context=") if option else (
-            "path (default)" if name in PATH_BY_DEFAULT else "none (default)")
+            f"{default_context(name) or 'none'} (default)")
         base = (by_name.get(f"{name}:context={against}")
                 if against and option and option != f"context={against}" else None)
         base = base or by_name[name]

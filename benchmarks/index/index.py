@@ -141,7 +141,8 @@ def _cut_copy(copy: int) -> list[tuple[Any, list[Any]]]:
     for collection, name, text in base_documents():
         doc = Document.from_text(text, source=f"copy{copy}/{collection}/{name}",
                                  metadata={"collection": collection, "copy": copy})
-        out.append((doc, seamcut.chunk(doc, strategy="recursive", size=size, overlap=0, unit="tokens")))
+        out.append((doc, seamcut.chunk(doc, strategy="recursive", size=size, overlap=0, unit="tokens",
+                                       context="none")))  # as measured before title+path was the default
     return out
 
 

@@ -42,20 +42,20 @@ def test_files_are_built_once_and_reused(setup):
     tmp, questions, emb = setup
     docs, work = tmp / "docs", tmp / "work"
 
-    first = by_name(compare([docs], questions, strategies=["fixed", "recursive"], embedder=emb,
+    first = by_name(compare([docs], questions, strategies=["fixed", "sentence"], embedder=emb,
                             workdir=work, progress=False))
-    fixed, recursive = first["fixed"].build, first["recursive"].build
+    fixed, sentence = first["fixed"].build, first["sentence"].build
     assert len(fixed.added) == 3 and fixed.chunks == first["fixed"].chunks > 0
     assert fixed.stages["cut"].items == 3 and fixed.stages["cut"].cpu > 0
     # documents this small are one chunk each for both: the same texts, embedded once
     assert [s.sizes for s in first.values()][0] == [s.sizes for s in first.values()][1]
-    assert fixed.embedded == fixed.chunks and recursive.embedded == 0 and recursive.from_cache == 1.0
+    assert fixed.embedded == fixed.chunks and sentence.embedded == 0 and sentence.from_cache == 1.0
     assert all(s.hits == 2 for s in first.values())
 
     # a strategy added: the two built before are reused (no file read), the new one built
-    again = by_name(compare([docs], questions, strategies=["fixed", "recursive", "parent-child"],
+    again = by_name(compare([docs], questions, strategies=["fixed", "sentence", "parent-child"],
                             embedder=emb, workdir=work, progress=False))
-    for name in ("fixed", "recursive"):
+    for name in ("fixed", "sentence"):
         b = again[name].build
         assert (len(b.added), len(b.replaced), len(b.unchanged), again[name].rebuilt) == (0, 0, 3, None)
         assert again[name].chunk_seconds == 0 and again[name].sizes == first[name].sizes

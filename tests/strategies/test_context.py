@@ -119,10 +119,10 @@ def test_defaults_leave_every_chunk_and_id_as_before():
         if name == "semantic":
             continue  # the same path as the rest, one embedding pass less
         default = seamcut.chunk(doc, strategy=name, size=120)
-        stated = "path" if name in ("structure", "parent-child") else "none"
+        stated = {"structure": "path", "parent-child": "path", "recursive": "title+path"}.get(name, "none")
         assert [c.id for c in seamcut.chunk(doc, strategy=name, size=120, context=stated)] == [
             c.id for c in default], name
-        other = seamcut.chunk(doc, strategy=name, size=120, context="title+path")
+        other = seamcut.chunk(doc, strategy=name, size=120, context="page" if stated == "title+path" else "title+path")
         assert {c.id for c in other}.isdisjoint({c.id for c in default})
     # structure's default: the heading path alone, title first, as before the option
     first = seamcut.chunk(doc, strategy="structure", size=120)[1]

@@ -65,8 +65,10 @@ class SizeConfig:
         structure strategies: the section's; without the title where a title line opens the
         context). About half of ``size`` at most: a path too long keeps the headings nearest the
         chunk, a title or fields line too long is cut at a word with "…", a page label that
-        does not fit is left out. ``""`` or ``"none"`` (default): nothing; structure and
-        parent-child: ``path``.
+        does not fit is left out. ``""`` or ``"none"``: nothing. The default is nothing for
+        fixed, sentence and paragraph; ``title+path`` for recursive and semantic (on twenty real
+        10-Q filings it beat none beyond noise at equal tokens sent: benchmarks/docugami); ``path``
+        for structure and parent-child.
     """
 
     size: int = 300
@@ -116,9 +118,11 @@ class RecursiveConfig(SizeConfig):
 
     within_paragraph: when True, small neighbouring pieces are joined only inside one blank-line
         paragraph, so no chunk crosses a paragraph border (default False: join up to the limit).
+    context: default ``title+path`` (``SizeConfig``).
     """
 
     within_paragraph: bool = False
+    context: str = "title+path"
 
 
 @dataclass(frozen=True)
@@ -199,9 +203,11 @@ class SemanticConfig(SizeConfig):
     size: the hard maximum (default 300): no chunk is ever over it, whatever the distances say.
     overlap: default 0 (semantic chunks end where the topic changes).
     embedder: the model that embeds sentences (None: the default multilingual-e5-small).
+    context: default ``title+path`` (``SizeConfig``).
     """
 
     overlap: int = 0
+    context: str = "title+path"
     threshold: str = "percentile"
     amount: float | None = None
     window: int = 0
