@@ -168,8 +168,8 @@ def test_cache_misses_on_other_kind_or_model(tmp_path):
 
 
 def test_a_cache_the_disk_will_not_grow_warns_and_the_vectors_are_still_given(tmp_path, caplog):
-    # under a file size limit the sqlite write failed with "disk I/O error" and took the run with
-    # it as a bug; a read-only database is the same refusal from sqlite
+    # a read-only cache costs time, not the run (a full disk or a file size limit stops the
+    # index's batch instead and says what ran out: tests/index/test_faults.py)
     import sqlite3
 
     EmbeddingCache(tmp_path).put_many([("kept", np.ones(2, np.float32))])

@@ -1,6 +1,7 @@
 """Vectors kept on disk and computed once: ``EmbeddingCache`` (sqlite) and ``CachedEmbedder``."""
 from __future__ import annotations
 
+import errno
 import hashlib
 import logging
 import os
@@ -62,15 +63,21 @@ class EmbeddingCache:
         return found
 
     def put_many(self, items: Sequence[tuple[str, np.ndarray]]) -> None:
-        """Keep ``items``; where the disk refuses (full, a file size limit, read-only), the
-        vectors are not kept and a warning says so: a cache that cannot grow costs time, never
-        the run (the index's own writes say what the disk did, naming the index)."""
+        """Keep ``items``. Where the disk ran out (full, or this process's file size limit: SQLite
+        says only "disk I/O error" then) the error is raised as an ``OSError`` with its errno, so
+        the index writing beside the cache stops its batch and says what ran out; where the
+        cache cannot be written for another reason (read-only), the vectors are not kept and a
+        warning says so: a cache that cannot grow costs time, never the run."""
         c = self._conn()
         try:
             with c:
                 c.executemany("INSERT OR REPLACE INTO vectors (key, vec) VALUES (?, ?)",
                               [(k, np.asarray(v, dtype="<f4").tobytes()) for k, v in items])
         except sqlite3.OperationalError as exc:
+            if "disk is full" in str(exc):
+                raise
+            if "disk i/o error" in str(exc).lower() and _file_size_limited():
+                raise OSError(errno.EFBIG, f"{self.path}: {exc} under a file size limit") from exc
             log.warning("%s: %d vector(s) not kept in the embedding cache (%s); they are computed "
                         "again next time", self.path, len(items), exc)
 
@@ -163,3 +170,14 @@ class CachedEmbedder(Embedder):
 
 
 __all__ = ["EmbeddingCache", "CachedEmbedder"]
+
+
+def _file_size_limited() -> bool:
+    """Whether this process may write files only up to a size (``ulimit -f``)."""
+    try:
+        import resource
+
+        soft, _ = resource.getrlimit(resource.RLIMIT_FSIZE)
+        return soft != resource.RLIM_INFINITY
+    except (ImportError, OSError, ValueError):  # not on this platform
+        return False
