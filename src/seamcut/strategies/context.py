@@ -110,6 +110,9 @@ class Contexts:
         if got is None:
             limit = self.limit
             full = self.label(a, b) + context
+            if not full:  # nothing in front (a text with no title or headings): the packers' check
+                got = self._fits[key] = limit.confirm(a, b)
+                return got
             got = self._fits[key] = all(
                 (limit.real(a, b, full) if sizer is limit.token_sizer
                  else sizer.count(full + self.doc.text[a:b])) <= lim
