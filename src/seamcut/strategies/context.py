@@ -111,12 +111,12 @@ class Contexts:
             limit = self.limit
             full = self.label(a, b) + context
             if not full:  # nothing in front (a text with no title or headings): the packers' check
-                got = self._fits[key] = limit.confirm(a, b)
-                return got
-            got = self._fits[key] = all(
-                (limit.real(a, b, full) if sizer is limit.token_sizer
-                 else sizer.count(full + self.doc.text[a:b])) <= lim
-                for sizer, _, lim in limit.limits)
+                got = limit.confirm(a, b)
+            else:
+                got = all((limit.real(a, b, full) if sizer is limit.token_sizer
+                           else sizer.count(full + self.doc.text[a:b])) <= lim
+                          for sizer, _, lim in limit.limits)
+            self._fits[key] = got
         return got
 
     def overlap(self, overlap: int, cost: int) -> int:

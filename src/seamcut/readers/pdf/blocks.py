@@ -60,8 +60,8 @@ def enclosing(items: Iterable[Any]) -> tuple[float, float, float, float]:
             max(i.bottom for i in items))
 
 
-def same_line(a: Block, b: Block) -> bool:
-    """Whether two blocks overlap vertically by half the lower one's height or more."""
+def same_line(a: Block | Segment, b: Block | Segment) -> bool:
+    """Whether two blocks (or segments) overlap vertically by half the lower one's height or more."""
     return min(a.bottom, b.bottom) - max(a.top, b.top) >= 0.5 * min(a.bottom - a.top, b.bottom - b.top)
 
 

@@ -120,9 +120,7 @@ def _band_blocks(pages: list[Page]) -> list[tuple[int, int, str, str, bool]]:
 def _one_line(b: Block) -> bool:
     """Whether the segments of ``b`` stand on one line (a footer set in three parts, "Apple Inc. |
     Q3 2023 Form 10-Q | 5", left, centre and right)."""
-    first = b.segments[0]
-    return all(min(s.bottom, first.bottom) - max(s.top, first.top) >= 0.5 * min(s.bottom - s.top, first.bottom - first.top)
-               for s in b.segments[1:])
+    return all(same_line(s, b.segments[0]) for s in b.segments[1:])
 
 
 def _pages_repeating(cands: list[tuple[int, int, str, str, bool]]) -> Counter[tuple[str, str]]:

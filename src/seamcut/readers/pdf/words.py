@@ -46,7 +46,7 @@ GLUE_GAP = 0.05
 
 def words_text(words: list[Word]) -> str:
     """The words' text as read: a space between two words, none before a ``glued`` one."""
-    return "".join((w.text if w.glued and i else " " + w.text if i else w.text) for i, w in enumerate(words))
+    return "".join(w.text if i == 0 or w.glued else " " + w.text for i, w in enumerate(words))
 
 
 def _touches(a: Word, b: Word) -> bool:
