@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -215,6 +216,16 @@ def plot(res: dict, path: Path) -> None:
     fig.savefig(path, dpi=110)
 
 
+
+def hard_link(source: Path, link: Path) -> None:
+    """``link`` the same file as ``source`` (a hard link; a copy across file systems): a slice's
+    folder holds its files, since a folder walk does not follow a symbolic link out of it."""
+    try:
+        os.link(source, link)
+    except OSError:
+        shutil.copy2(source, link)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pages", type=int, default=FULL_PAGES, help="corpus size (a slice of the 9,000 pages)")
@@ -227,15 +238,14 @@ def main() -> None:
     ap.add_argument("extra", nargs="*", help="more `seamcut index` flags, after --")
     a = ap.parse_args()
     corpus = source = a.corpus or make_corpus(a.pages)
-    # the corpus's own catalog, also for a slice: a catalog's rows must lie in its folder, and the
-    # slice's files are links to the corpus folder
+    # the corpus's own catalog, also for a slice (its rows are matched by file name)
     catalog = source / "catalog.csv"
     slice_dir = None
     if a.sample > 1:  # every n-th file, by name: the same mix of kinds and languages
         slice_dir = tempfile.TemporaryDirectory(prefix="seamcut-slice-")
         files = sorted(f for f in corpus.iterdir() if f.suffix == ".pdf")[::a.sample]
         for f in files:
-            (Path(slice_dir.name) / f.name).symlink_to(f)
+            hard_link(f, Path(slice_dir.name) / f.name)
         print(f"slice: every {a.sample}th file of {corpus}: {len(files)} files", flush=True)
         corpus = Path(slice_dir.name)
     a.out.parent.mkdir(parents=True, exist_ok=True)

@@ -41,7 +41,7 @@ ROOT = HERE.parents[1]
 sys.path[:0] = [str(HERE), str(HERE.parent / "common")]
 
 import record  # noqa: E402
-from scale import FULL_PAGES, make_corpus, process_tree  # noqa: E402
+from scale import FULL_PAGES, hard_link, make_corpus, process_tree  # noqa: E402
 
 from seamcut.evaluate import parse_budgets  # noqa: E402
 from seamcut.evaluate.compare import default_strategies  # noqa: E402
@@ -52,14 +52,16 @@ DEFAULT_FLAGS = ["--model", "e5-torch", "--budget", "256,512,1024,2048"]
 
 
 def take_slice(corpus: Path, sample: int, folder: Path) -> tuple[list[Path], list[dict], int]:
-    """Every ``sample``-th PDF of ``corpus`` (linked into ``folder``), the questions on them and
+    """Every ``sample``-th PDF of ``corpus`` (hard-linked into ``folder``), the questions on them and
     the no-answer ones, and the slice's page count."""
     folder.mkdir(parents=True, exist_ok=True)
     files = sorted(f for f in corpus.iterdir() if f.suffix == ".pdf")[::sample]
     for f in files:
         link = folder / f.name
-        if not link.is_symlink():
-            link.symlink_to(f.resolve())
+        if link.is_symlink():  # a slice made before folder walks stopped following links out
+            link.unlink()
+        if not link.exists():
+            hard_link(f.resolve(), link)
     names = {f.name for f in files}
     questions = yaml.safe_load((corpus / "questions.yaml").read_text(encoding="utf-8"))
     kept = [q for q in questions if not q.get("source") or q["source"] in names]

@@ -38,6 +38,11 @@ def test_index_then_search_with_a_filter(docs):
     assert r.returncode == 2 and "built with strategy 'structure'" in r.stderr
     r = run("search", "--db", str(docs / "nowhere"), "x")
     assert r.returncode == 2 and "no seamcut index here" in r.stderr
+    (docs / "docs" / "orange.md").unlink()  # --prune: a file no longer given leaves the index
+    r = run("index", str(docs / "docs"), "--db", str(db), "--catalog", str(docs / "catalog.yaml"), "--prune")
+    assert r.returncode == 0 and "2 unchanged" in r.stderr and "1 file(s) no longer given removed" in r.stderr
+    r = run("search", "--db", str(db), "spray", "--where", "crop = 'orange'", "--json", "-")
+    assert r.returncode == 0 and json.loads(r.stdout) == []
 
 
 def test_index_lists_every_bad_file_and_keeps_the_rest(docs):

@@ -205,19 +205,43 @@ def test_documents_with_no_text_are_named_not_dropped(tmp_path):
 
 def test_a_folder_is_read_with_its_linked_folders_once_each_and_broken_links_named(tmp_path):
     from seamcut.readers import expand
-    elsewhere = tmp_path / "elsewhere"
-    (elsewhere / "deep").mkdir(parents=True)
-    (elsewhere / "deep" / "b.md").write_text("# B\n", encoding="utf-8")
     top = tmp_path / "docs"
     (top / ".hidden").mkdir(parents=True)
+    (top / "inner" / "deep").mkdir(parents=True)
+    (top / "inner" / "deep" / "b.md").write_text("# B\n", encoding="utf-8")
     (top / "a.txt").write_text("a", encoding="utf-8")
     (top / ".hidden" / "h.txt").write_text("h", encoding="utf-8")
     (top / "notes.bin").write_bytes(b"\0")
-    (top / "linked").symlink_to(elsewhere)         # a linked folder is read
-    (top / "again").symlink_to(elsewhere)          # reached twice: walked once
-    (elsewhere / "loop").symlink_to(top)           # a loop of links ends
-    (top / "gone.txt").symlink_to(tmp_path / "nothing.txt")
+    (top / "linked").symlink_to(top / "inner")     # a linked folder inside is read
+    (top / "zagain").symlink_to(top / "inner")     # reached again: walked once
+    (top / "inner" / "loop").symlink_to(top)       # a loop of links ends
+    (top / "gone.txt").symlink_to(top / "nothing.txt")
     got = [p.relative_to(top).as_posix() for p in expand([top])]
-    assert got == ["a.txt", "again/deep/b.md", "gone.txt"]
+    assert got == ["a.txt", "gone.txt", "inner/deep/b.md"]
     with pytest.raises(InputError, match="gone.txt: no such file"):
         read(top / "gone.txt")
+
+
+def test_a_link_out_of_the_folder_is_not_followed_and_is_named(tmp_path, caplog):
+    """A corpus folder reads what is in it: a link to a file or a folder outside it is not
+    followed, and the batch names it with its failures (``expand`` alone logs it)."""
+    from seamcut.pipeline.corpus import read_corpus
+    from seamcut.readers import expand
+    top, elsewhere = tmp_path / "docs", tmp_path / "elsewhere"
+    top.mkdir()
+    elsewhere.mkdir()
+    (elsewhere / "secret.txt").write_text("the key is 1234", encoding="utf-8")
+    (top / "a.txt").write_text("a field guide", encoding="utf-8")
+    (top / "out.txt").symlink_to(elsewhere / "secret.txt")
+    (top / "out-dir").symlink_to(elsewhere)
+    refused: dict[str, str] = {}
+    assert [p.name for p in expand([top], refused)] == ["a.txt"]
+    assert set(refused) == {str(top / "out.txt"), str(top / "out-dir")}
+    assert f"a link to {elsewhere / 'secret.txt'}, outside the folder {top}: not followed" in refused[str(top / "out.txt")]
+    list(expand([top]))
+    assert sum("outside the folder" in r.getMessage() for r in caplog.records) == 2
+    corpus = read_corpus([top], cache=False, progress=False, workers=1)
+    assert [d.text for d in corpus.documents] == ["a field guide"]
+    assert sorted(f.path for f in corpus.failures) == sorted(refused)
+    assert all("outside the folder" in str(f) for f in corpus.failures)
+    assert [p.name for p in expand([top / "out.txt"])] == ["out.txt"]  # named by its own path: read

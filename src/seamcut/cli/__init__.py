@@ -17,6 +17,7 @@ from .options import spread_flags
 from .questions import check_command, questions_app
 from .render import compare_table, document_json, document_markdown, err
 from .search import index_command, search_command
+from .serve import serve_command
 from .tune import tune_command
 from .view import view_command
 
@@ -45,6 +46,7 @@ COMMANDS = (
     ("inspect", inspect_command, ERRORS + (FileNotFoundError, TypeError)),  # a model or file a peer named
     ("index", index_command, ERRORS),
     ("search", search_command, ERRORS),
+    ("serve", serve_command, ERRORS),
     ("compare", compare_command, ERRORS),
     ("tune", tune_command, ERRORS),
     ("view", view_command, ERRORS),

@@ -151,7 +151,8 @@ def print_build(report: "BuildReport", db: object, rows: int) -> None:
               f"unchanged, {len(r.failures)} failed; {r.chunks} chunk(s) written"
               + (f" with {r.parents} parent(s)" if r.parents else "")
               + f", {r.embedded} embedded; {rows} in the index"
-              + (f"; {len(r.recovered)} half-written document(s) of a stopped run redone" if r.recovered else ""))
+              + (f"; {len(r.recovered)} half-written document(s) of a stopped run redone" if r.recovered else "")
+              + (f"; {len(r.removed)} file(s) no longer given removed" if r.removed else ""))
     if not (r.added or r.replaced):
         return
     eff = r.efficiency
@@ -179,8 +180,7 @@ def print_build(report: "BuildReport", db: object, rows: int) -> None:
 
 def hits_json(hits: Sequence["Hit"]) -> list[dict[str, Any]]:
     """Hits as plain data: rank, score, similarity, the chunk and the ids of matching children."""
-    return [{"rank": h.rank, "score": h.score, "similarity": h.similarity,
-             "chunk": h.chunk.to_dict(), "children": [c.id for c in h.children]} for h in hits]
+    return [h.to_dict() for h in hits]
 
 
 def print_hits(hits: Sequence["Hit"]) -> None:

@@ -25,6 +25,9 @@ def index_command(
     device: Device = "cpu",
     reading: ReadFlags = ReadFlags(),
     rebuild: Annotated[bool, typer.Option("--rebuild", help="Delete the index folder first.")] = False,
+    prune: Annotated[bool, typer.Option(
+        "--prune", help="Also remove the files the index holds that are not among PATHS (deleted or moved "
+                        "since), in one step searches see at once.")] = False,
     wait: Annotated[Optional[float], typer.Option(
         "--wait", min=0, help="Seconds to wait for another run updating the same index, then give up "
                               "(default: wait until it is done; 0: do not wait).")] = None,
@@ -52,7 +55,7 @@ def index_command(
     model, embedder = model_on_device(model, device, db / "embeddings", engine.name)
     index = Index(db, strategy=name, options=opts, model=model, embedder=embedder, wait=wait)
     how = BuildOptions(read_options=reading.options(), catalog=reading.load_catalog(), limits=scale.limits(),
-                       batch_texts=batch)
+                       batch_texts=batch, prune=prune)
     report = build_index(index, paths, name, opts, how, engine=engine)
     print_build(report, db, index.count())
     print_warnings([*report.warnings, *report.held])
@@ -73,7 +76,8 @@ def search_command(
     where: Annotated[Optional[str], typer.Option(
         "--where", help="SQL filter, e.g. \"crop = 'cotton' AND year >= 2025\".")] = None,
     max_tokens: Annotated[Optional[int], typer.Option(
-        "--max-tokens", help="parent-child: most tokens of parents to return.")] = None,
+        "--max-tokens", help="Most tokens of the model the results hold together, best first (the first always "
+                             "comes; parent-child: of the parents).")] = None,
     json_out: JsonOut = None,
 ) -> None:
     """Print the chunks that best answer a question, with score, source, pages and heading path."""

@@ -216,9 +216,10 @@ def compare(documents: Sequence[Document] | Sequence[str | Path], questions: Seq
     given = options or {}
     settings = [(spec, {**given.get(spec.label, given.get(spec.name, {})), **spec.options})
                 for spec in specs]
-    paths = [] if in_memory else [str(f) for f in expand(list(documents))]  # type: ignore[arg-type]
+    refused: dict[str, str] = {}
+    paths = [] if in_memory else [str(f) for f in expand(list(documents), refused)]  # type: ignore[arg-type]
     results: list[StrategyResult] = []
-    failures: list[str] = []
+    failures: list[str] = [f"{link}: {why}" for link, why in refused.items()]
     notes: list[str] = []
     count = len(in_memory)
     digests = Digests(paths)

@@ -9,7 +9,9 @@ model), written down in ``seamcut-index.json``. In parts:
   and id indexes; ``rows``: chunks and documents as rows, and the Arrow schema;
 * ``matrix``: the vectors in memory for exact search without a scan per query;
 * ``fusion``: how a hybrid search merges the vector and word rankings (reciprocal rank);
-* ``search``: ``Hit``, the modes, rankings grouped by parent; ``folder``: ``Index``.
+* ``search``: ``Hit``, the modes, rankings grouped by parent; ``folder``: ``Index``;
+* ``filters``: structured filters on the index's fields (``Filter``), written as SQL literals;
+  ``batch``: one write's documents (``Cut``) and what an update did (``UpdateReport``).
 
 Updating is per file: an unchanged file (same bytes) is skipped, a changed one has its own rows
 replaced, and the embedding cache in the folder means a chunk whose text did not change is never
@@ -20,7 +22,9 @@ folder at a time (others wait, or say who holds it); ``disk`` tells a full disk 
 failures, and a batch it stops is undone.
 """
 from .disk import DiskFullError
-from .folder import Index, UpdateReport
+from .batch import UpdateReport
+from .filters import Filter, FilterError
+from .folder import Index
 from .fusion import RRF_K, Fusion, ReciprocalRankFusion, Scored
 from .lock import Holder, IndexBusyError, remove_index
 from .matrix import MATRIX_BYTES
@@ -28,7 +32,7 @@ from .rows import searchable
 from .search import DEFAULT_MODE, MODES, Hit, Mode, normalise_query
 from .settings import FORMAT, PARENT_TEXT_RANKS, SETTINGS_FILE, IndexConfigError, ParentTextRank
 
-__all__ = ["Index", "UpdateReport", "Hit", "Mode", "MODES", "DEFAULT_MODE", "IndexConfigError",
+__all__ = ["Index", "UpdateReport", "Filter", "FilterError", "Hit", "Mode", "MODES", "DEFAULT_MODE", "IndexConfigError",
            "IndexBusyError", "DiskFullError", "Holder", "searchable",
            "remove_index", "normalise_query", "Fusion", "ReciprocalRankFusion", "Scored", "RRF_K",
            "MATRIX_BYTES", "SETTINGS_FILE", "FORMAT", "ParentTextRank", "PARENT_TEXT_RANKS"]

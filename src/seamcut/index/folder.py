@@ -10,8 +10,6 @@ import logging
 import os
 import time
 from contextlib import contextmanager
-from functools import cached_property
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence, TypeVar
 
@@ -19,11 +17,14 @@ import numpy as np
 
 from ..embed import Embedder, load_embedder, spec_of
 from ..model import Chunk, Document
+from .filters import Filter, to_where
 from .fusion import Fusion, ReciprocalRankFusion
 from .matrix import Matrix, matrix_for
-from .rows import chunk_row, document_row, is_parent, searchable, text_hash
+from .batch import Cut, UpdateReport
+from .rows import chunk_row, document_row, is_parent, text_hash
 from .parents import parent_hits
-from .search import DEFAULT_MODE, Hit, Mode, by_vector, by_words, check_query, combine, normalise_query
+from .search import (DEFAULT_MODE, Hit, Mode, by_vector, by_words, check_query, combine, normalise_query,
+                     within_budget)
 from . import journal
 from .disk import DiskFullError, disk_full, is_disk_full
 from .lock import Holder, IndexBusyError, WriteLock
@@ -33,34 +34,6 @@ from .store import HIT_COLUMNS, Store, View
 T = TypeVar("T")
 
 log = logging.getLogger(__name__)
-
-
-@dataclass
-class UpdateReport:
-    """What ``Index.update`` did, per file (by source); times in seconds."""
-    added: list[str] = field(default_factory=list)
-    replaced: list[str] = field(default_factory=list)
-    unchanged: list[str] = field(default_factory=list)
-    chunks: int = 0          # rows written (children for parent-child)
-    parents: int = 0
-    embedded: int = 0        # texts the model actually embedded (cache misses)
-    chunk_seconds: float = 0.0
-    embed_seconds: float = 0.0
-    write_seconds: float = 0.0
-
-
-@dataclass
-class Cut:
-    """One document ready to store: every chunk it was cut into (parent-child parents
-    included), its file's hash, and the vectors of its searchable chunks, in their order."""
-    document: Document
-    digest: str
-    chunks: list[Chunk]
-    vectors: np.ndarray | None = None
-
-    @cached_property
-    def searchable(self) -> list[Chunk]:
-        return searchable(self.chunks)
 
 
 class Index:
@@ -218,10 +191,12 @@ class Index:
             cut.vectors, at = vectors[at:at + n], at + n
         return at
 
-    def write(self, cuts: Sequence[Cut]) -> None:
+    def write(self, cuts: Sequence[Cut], remove: Sequence[str] = ()) -> None:
         """Store a batch of documents with their chunks and vectors, replacing earlier versions
-        of the same files. Safe to kill at any moment: see ``journal``."""
-        if not cuts:
+        of the same files, and take out the files (sources) in ``remove``. Safe to kill at any
+        moment: see ``journal``."""
+        remove = [s for s in map(self.stored_source, remove) if s]
+        if not cuts and not remove:
             return
         dim = self.settings.dim
         if dim is None:
@@ -229,18 +204,29 @@ class Index:
         with self.writing():
             before = self.store.versions()
             try:
-                self._write(cuts, dim)
+                self._write(cuts, dim, remove)
             except Exception as exc:
                 if not is_disk_full(exc):
                     raise
                 raise self._undo(before, len(cuts), exc) from exc
 
-    def _write(self, cuts: Sequence[Cut], dim: int) -> None:
+    def remove(self, sources: Sequence[str]) -> list[str]:
+        """Take these files' documents out, in one published step; the sources it held."""
+        with self.writing():
+            held = [s for s in sources if self.stored_source(s)]
+            self.write([], held)
+            if held:
+                self.finish()
+            return held
+
+    def _write(self, cuts: Sequence[Cut], dim: int, remove: Sequence[str] = ()) -> None:
         if not self._saved:  # a killed first build must reopen as what it is
             self.settings.save(self.path)
             self._saved = True
         stored = [self.stored_source(cut.document.source) for cut in cuts]
-        gone = [self.files[s]["doc_id"] for s in stored if s]
+        gone = [self.files[s]["doc_id"] for s in [*stored, *remove] if s]
+        for s in remove:
+            self.files.pop(s, None)
         journal.begin(self.path, {cut.document.id: cut.digest for cut in cuts}, gone)
         self.store.delete(gone + [cut.document.id for cut in cuts])
         self._matrix = None
@@ -442,23 +428,41 @@ class Index:
             return read(now)
 
     def search(self, query: str, k: int = 4, *, mode: Mode = DEFAULT_MODE, where: str | None = None,
-               max_tokens: int | None = None, candidates: int | None = None) -> list[Hit]:
+               filters: Sequence[Filter] = (), max_tokens: int | None = None,
+               candidates: int | None = None) -> list[Hit]:
         """The ``k`` best results for ``query``.
 
         ``mode``: ``vector`` (cosine similarity of the model's vectors), ``text`` (BM25 over ICU
         words) or ``hybrid`` (both, merged by the index's fusion). ``where``: an SQL filter on the
-        chunk columns, e.g. ``crop = 'cotton' AND year >= 2025``. For a parent-child index each
-        parent comes once, with the children that matched; ``max_tokens`` caps the parents'
-        total size in the model's tokens (the first always comes). ``candidates``: how many chunks
-        each search fetches before fusion and grouping (default ``max(4 * k, 20)``; at least
-        ``8 * k`` for a parent-child index).
+        chunk columns, e.g. ``crop = 'cotton' AND year >= 2025``; ``filters``: the same as
+        structured ``Filter``s, checked against the index's fields (``filter_fields``), both
+        joined by AND. For a parent-child index each parent comes once, with the children that
+        matched. ``max_tokens``: the most tokens of the model the results may hold together
+        (each chunk's ``tokens``; for a parent-child index its parents'), best first, the first
+        always. ``candidates``: how many chunks each search fetches before fusion and grouping
+        (default ``max(4 * k, 20)``; at least ``8 * k`` for a parent-child index).
         """
+        return self.search_state(query, k, mode=mode, where=where, filters=filters, max_tokens=max_tokens,
+                                 candidates=candidates)[0]
+
+    def search_state(self, query: str, k: int = 4, *, mode: Mode = DEFAULT_MODE, where: str | None = None,
+                     filters: Sequence[Filter] = (), max_tokens: int | None = None,
+                     candidates: int | None = None) -> tuple[list[Hit], str | None]:
+        """``search``, and the id of the published state that answered it (None: an index never
+        published): every result of one search comes from that one state."""
         check_query(mode, k)
         if mode != "vector":
             self._check_text_index()
         text = normalise_query(query)
-        # one published state for the whole search
-        return self._read(lambda view: self._search(view, query, text, k, mode, where, max_tokens, candidates))
+
+        def read(view: View) -> tuple[list[Hit], str | None]:
+            sql = " AND ".join(f"({w})" for w in (where, to_where(filters, view.filter_fields())) if w) or None
+            return self._search(view, query, text, k, mode, sql, max_tokens, candidates), view.state_id
+        return self._read(read)
+
+    def filter_fields(self) -> dict[str, str]:
+        """The fields a search can be filtered on (``Filter``), and the kind of value each takes."""
+        return self._read(lambda view: view.filter_fields())
 
     def _search(self, view: View, query: str, text: str, k: int, mode: Mode, where: str | None,
                 max_tokens: int | None, candidates: int | None) -> list[Hit]:
@@ -473,9 +477,9 @@ class Index:
         if parent_child:
             return parent_hits(view, text, mode, where, n, k, max_tokens, vector, words,
                                fusion=self.fusion, rank_parents_by=self.settings.parent_text_rank)
-        ranking = combine(mode, vector, words, self.fusion)
-        return [Hit(i + 1, view.chunk(s.row), s.score, s.similarity)
-                for i, s in enumerate(ranking[:k])]
+        ranking = [(s, view.chunk(s.row)) for s in combine(mode, vector, words, self.fusion)[:k]]
+        return [Hit(i + 1, c, s.score, s.similarity)
+                for i, (s, c) in enumerate(within_budget(ranking, lambda sc: sc[1].tokens, max_tokens))]
 
     def _vector_rows(self, view: View, query: str, where: str | None, n: int) -> list[dict[str, Any]]:
         """The ``n`` chunks nearest to ``query`` by cosine, best first, with ``_distance``.

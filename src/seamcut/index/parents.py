@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from .fusion import Fusion, Scored
-from .search import Hit, by_parent, by_words, combine, parent_of
+from .search import Hit, by_parent, by_words, combine, parent_of, within_budget
 from .settings import ParentTextRank
 from .store import View
 
@@ -36,13 +36,9 @@ def parent_hits(view: View, text: str, mode: str, where: str | None, n: int, k: 
     parents = {s.id: view.chunk(s.row) for s in parent_words if s.id in ids}
     fetch = [s.id for s in wanted if s.id not in parents]
     parents.update((c.id, c) for c in map(view.chunk, view.rows("parents", fetch)))
-    hits: list[Hit] = []
-    used = 0
+    found = []
     for s in wanted:
         children = tuple(view.chunk(r) for r in kids.get(s.id, {}).values())
-        parent = parents.get(s.id) or children[0]
-        if max_tokens is not None and hits and used + parent.tokens > max_tokens:
-            break
-        used += parent.tokens
-        hits.append(Hit(len(hits) + 1, parent, s.score, similarity.get(s.id), children))
-    return hits
+        found.append((s, parents.get(s.id) or children[0], children))
+    return [Hit(i + 1, parent, s.score, similarity.get(s.id), children)
+            for i, (s, parent, children) in enumerate(within_budget(found, lambda f: f[1].tokens, max_tokens))]

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
-from typing import Any, Iterable, Literal, Sequence
+from typing import Any, Callable, Iterable, Iterator, Literal, Sequence, TypeVar
 
 from ..errors import ConfigError
 from ..model import Chunk
 from .fusion import Fusion, Scored
 
+T = TypeVar("T")
 Mode = Literal["vector", "text", "hybrid"]
 MODES = ("vector", "text", "hybrid")
 #: the mode a search runs in when none is named: the simplest choice a tie between modes goes to
@@ -32,6 +33,12 @@ class Hit:
     score: float
     similarity: float | None = None
     children: tuple[Chunk, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """As plain data (what ``seamcut search --json`` prints and the service answers): rank,
+        score, similarity, the chunk and the ids of the matching children."""
+        return {"rank": self.rank, "score": self.score, "similarity": self.similarity,
+                "chunk": self.chunk.to_dict(), "children": [c.id for c in self.children]}
 
 
 def check_query(mode: str, k: int) -> None:
@@ -86,3 +93,15 @@ def by_parent(ranking: Sequence[Scored]) -> list[Scored]:
         if pid not in out:
             out[pid] = Scored(pid, s.row, s.score, s.similarity)
     return list(out.values())
+
+
+def within_budget(items: Iterable[T], tokens: Callable[[T], int], max_tokens: int | None) -> Iterator[T]:
+    """``items`` in order while their ``tokens`` together stay within ``max_tokens`` (None: all);
+    the first always comes, whatever its size (a search answers with something)."""
+    used = 0
+    for i, item in enumerate(items):
+        n = tokens(item)
+        if max_tokens is not None and i and used + n > max_tokens:
+            return
+        used += n
+        yield item

@@ -23,6 +23,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from ..model import Chunk
+from .filters import NOT_FILTERS, filter_kind
 from .rows import arrow_table, chunk_from_row, document_fields, fit, schema, sql_in, sql_str
 
 TABLES = ("chunks", "parents", "documents")
@@ -255,6 +256,23 @@ class View:
 
     def version(self, name: str) -> int:
         return int(self.tables[name].version)
+
+    @property
+    def state_id(self) -> str | None:
+        """The published state's id (None: never published), the same in every process that
+        reads this state."""
+        try:
+            return json.loads(self.state)["id"] if self.state else None
+        except (ValueError, KeyError, TypeError):
+            return None
+
+    def filter_fields(self) -> dict[str, str]:
+        """The chunk columns a search can be filtered on, and the kind of value each takes
+        (``filters.filter_kind``): the place and language columns and the documents' fields."""
+        if "chunks" not in self.tables:
+            return {}
+        fields = {f.name: filter_kind(f.type) for f in self.tables["chunks"].schema}
+        return {name: kind for name, kind in fields.items() if kind and name not in NOT_FILTERS}
 
     def count(self) -> int:
         """Rows in the ``chunks`` table: the searchable chunks."""

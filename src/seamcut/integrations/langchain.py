@@ -18,8 +18,10 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
 try:
+    from langchain_core.callbacks import CallbackManagerForRetrieverRun
     from langchain_core.document_loaders import BaseLoader
     from langchain_core.documents import Document as LCDocument
+    from langchain_core.retrievers import BaseRetriever
     from langchain_text_splitters import TextSplitter
 except ImportError as exc:  # pragma: no cover - depends on the environment
     raise ImportError("seamcut.integrations.langchain needs langchain-core and "
@@ -28,6 +30,7 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 from ..api import chunk as seamcut_chunk
 from ..model import Chunk, Document
 from . import chunk_metadata, document_for, remember
+from .search import SeamcutSearch, hit_metadata
 
 
 class SeamcutTextSplitter(TextSplitter):
@@ -107,4 +110,32 @@ class SeamcutLoader(BaseLoader):
                 yield LCDocument(page_content=c.text, metadata=chunk_metadata(c, doc))
 
 
-__all__ = ["SeamcutTextSplitter", "SeamcutLoader"]
+class SeamcutRetriever(BaseRetriever):
+    """A LangChain retriever over a seamcut index: ``SeamcutRetriever(db=FOLDER, k=4)`` searches
+    the folder in this process, ``SeamcutRetriever(url=SERVICE, k=4, api_key=...)`` asks a
+    ``seamcut serve`` service; either way the results of ``seamcut search`` (its ranking, each
+    parent once for a parent-child index, ``filters``, the ``max_tokens`` budget), in its order.
+
+    Each ``Document``'s ``page_content`` is the chunk's text (for parent-child, the parent's);
+    its metadata has ``chunk_id``, the chunk's place and fields, ``rank`` and ``score``."""
+
+    db: Any = None
+    url: Any = None
+    k: int = 4
+    mode: str = "hybrid"
+    filters: list = []
+    max_tokens: Any = None
+    api_key: Any = None
+    timeout: float = 60.0
+    _search: Any = None
+
+    def model_post_init(self, context: Any) -> None:
+        self._search = SeamcutSearch(self.db, self.url, k=self.k, mode=self.mode, filters=self.filters,
+                                     max_tokens=self.max_tokens, api_key=self.api_key, timeout=self.timeout)
+
+    def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[LCDocument]:
+        return [LCDocument(page_content=h["chunk"]["text"], metadata=hit_metadata(h))
+                for h in self._search.results(query)]
+
+
+__all__ = ["SeamcutTextSplitter", "SeamcutLoader", "SeamcutRetriever"]

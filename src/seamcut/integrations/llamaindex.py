@@ -16,8 +16,10 @@ from __future__ import annotations
 from typing import Any, Dict, List, Sequence
 
 try:
+    from llama_index.core.base.base_retriever import BaseRetriever
     from llama_index.core.node_parser import NodeParser
-    from llama_index.core.schema import BaseNode, Document as LIDocument, NodeRelationship, TextNode
+    from llama_index.core.schema import (BaseNode, Document as LIDocument, NodeRelationship, NodeWithScore,
+                                         QueryBundle, TextNode)
 except ImportError as exc:  # pragma: no cover - depends on the environment
     raise ImportError("seamcut.integrations.llamaindex needs llama-index-core: "
                       "pip install 'seamcut[llamaindex]'") from exc
@@ -26,6 +28,7 @@ from pydantic import Field, PrivateAttr
 
 from ..api import chunk as seamcut_chunk
 from . import chunk_metadata, document_for
+from .search import SeamcutSearch, hit_metadata
 
 
 class SeamcutNodeParser(NodeParser):
@@ -83,4 +86,32 @@ class SeamcutNodeParser(NodeParser):
         return nodes
 
 
-__all__ = ["SeamcutNodeParser"]
+class SeamcutRetriever(BaseRetriever):
+    """A LlamaIndex retriever over a seamcut index: ``SeamcutRetriever(db=FOLDER, k=4)`` searches
+    the folder in this process, ``SeamcutRetriever(url=SERVICE, k=4, api_key=...)`` asks a
+    ``seamcut serve`` service; either way the results of ``seamcut search`` (its ranking, each
+    parent once for a parent-child index, ``filters``, the ``max_tokens`` budget), in its order.
+
+    Each ``NodeWithScore`` holds a ``TextNode`` whose ``id_`` is the chunk's id and whose text is
+    the chunk's (for parent-child, the parent's), with the search's score; its metadata has
+    ``chunk_id``, the chunk's place and fields and ``rank``, left out of what LlamaIndex embeds
+    and shows the model."""
+
+    def __init__(self, db: Any = None, url: str | None = None, *, k: int = 4, mode: str = "hybrid",
+                 filters: Sequence[Any] = (), max_tokens: int | None = None, api_key: str | None = None,
+                 timeout: float = 60.0, **kwargs: Any) -> None:
+        self._search = SeamcutSearch(db, url, k=k, mode=mode, filters=filters, max_tokens=max_tokens,
+                                     api_key=api_key, timeout=timeout)
+        super().__init__(**kwargs)
+
+    def _retrieve(self, query_bundle: QueryBundle) -> List[NodeWithScore]:
+        out = []
+        for h in self._search.results(query_bundle.query_str):
+            meta = hit_metadata(h)
+            node = TextNode(id_=h["chunk"]["id"], text=h["chunk"]["text"], metadata=meta,
+                            excluded_embed_metadata_keys=list(meta), excluded_llm_metadata_keys=list(meta))
+            out.append(NodeWithScore(node=node, score=h["score"]))
+        return out
+
+
+__all__ = ["SeamcutNodeParser", "SeamcutRetriever"]

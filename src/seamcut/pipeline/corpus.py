@@ -128,6 +128,7 @@ class ReadJob:
     fields: dict[str, Any]
     cache_dir: str | None
     known: str | None = None
+    refused: str | None = None  # why the file is not read at all (a link out of its folder)
 
 
 def _stamp(path: str) -> tuple[int, int, int] | None:
@@ -142,6 +143,8 @@ def read_file(job: ReadJob, attempts: int = 3) -> Read:
     """Read one file as it is at one moment: its hash and its document come from the same bytes.
     A file that changes while it is read (its bytes hash otherwise after, or its size, time or
     inode differ) is read again, up to ``attempts`` times, then reported as changing."""
+    if job.refused:
+        return Read(job.path, failure=Failure(job.path, job.refused))
     for _ in range(attempts):
         before = _stamp(job.path)
         got = _read_once(job)
@@ -236,14 +239,15 @@ def read_jobs(paths: Sequence[str | Path], options: ReadOptions, catalog: Catalo
     ``/srv/docs`` say, read once); ``known``: hashes by source or absolute path, as
     ``Index.known_hashes`` gives them."""
     cache_dir = str(default_cache_dir("documents") if cache is True else cache) if cache else None
-    jobs, seen = [], set()
-    for f in map(str, expand(list(paths))):
+    jobs, seen, refused = [], set(), {}
+    for f in map(str, expand(list(paths), refused)):
         path = os.path.abspath(f)
         if path not in seen:
             seen.add(path)
             jobs.append(ReadJob(f, options, catalog.fields_for(f) if catalog else {}, cache_dir,
                                 known_hash(known, f)))
-    return jobs
+    # a link out of its folder fails as a file does, in the batch's failures
+    return jobs + [ReadJob(f, options, {}, None, refused=why) for f, why in refused.items()]
 
 
 def known_hash(known: Mapping[str, str] | None, path: str) -> str | None:

@@ -22,7 +22,7 @@ from typing import Any, Callable, ClassVar, Iterator, Sequence
 
 from ..embed import PooledEmbedder
 from ..index import Index
-from ..index.folder import Cut
+from ..index.batch import Cut
 from ..runtime.processes import IsolatedPool, usable_cpus
 from ..runtime.progress import Throughput
 from .corpus import Failure, Limits, failed, read_jobs

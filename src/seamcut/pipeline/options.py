@@ -26,6 +26,9 @@ class BuildOptions:
     ``terminal``: draw it as a bar (True) or as a line every few seconds (False); None: a bar
     where stderr is a terminal.
     ``label``: what the progress line calls the build.
+    ``prune``: also take out of the index every file it holds that is not among the files the
+    build was given (removed, renamed or moved away since), after the build, in one published
+    step (a file given that fails to read this time is kept).
     """
     read_options: ReadOptions = ReadOptions()
     catalog: Catalog | None = None
@@ -35,3 +38,4 @@ class BuildOptions:
     progress: bool = True
     terminal: bool | None = None
     label: str = "indexing"
+    prune: bool = False

@@ -32,7 +32,7 @@ import numpy as np
 from ..errors import ConfigError
 from ..embed import TORCH_TWIN, spec_of
 from ..index import Index
-from ..index.folder import Cut
+from ..index.batch import Cut
 from ..runtime.processes import IsolatedPool, own_temp, usable_cpus
 from ..runtime.progress import Throughput
 from .corpus import Failure, Limits, failed, read_jobs

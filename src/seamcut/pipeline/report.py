@@ -48,6 +48,7 @@ class BuildReport:
     unchanged: list[str] = field(default_factory=list)
     failures: list[Failure] = field(default_factory=list)
     recovered: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)  # files taken out (``BuildOptions.prune``)
     chunks: int = 0
     parents: int = 0
     embedded: int = 0

@@ -14,12 +14,14 @@ their chunks embedded and written in batches, the stages running at once, memory
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, Sequence
 
 from ..errors import ConfigError
 from ..index import Index
 from ..index.disk import DiskFullError, is_disk_full
+from ..readers import expand
 from ..strategies import REGISTRY
 from .engine import Engine
 from .local import LocalEngine
@@ -44,10 +46,20 @@ def build_index(index: Index, paths: Sequence[str | Path], strategy: str, option
     engine.check()  # before the index is locked: Ray missing is one line saying how to install it
     with index.writing():
         try:
-            return engine.build(index, paths, strategy, options, how)
+            report = engine.build(index, paths, strategy, options, how)
+            if how.prune:
+                report.removed = index.remove(pruned(index, paths))
+            return report
         except DiskFullError:
             raise
         except Exception as exc:  # the embedding cache or the build report, in the index folder
             if is_disk_full(exc):
                 raise index.disk_full(exc) from exc
             raise
+
+
+def pruned(index: Index, paths: Sequence[str | Path]) -> list[str]:
+    """The files ``index`` holds that are not among the files ``paths`` name (folders expanded),
+    by absolute path."""
+    given = {os.path.abspath(f) for f in expand(list(paths))}
+    return [s for s, v in index.files.items() if (v.get("path") or os.path.abspath(s)) not in given]

@@ -14,7 +14,7 @@ import numpy as np
 from ..embed import LongInputError
 from ..index import Index
 from ..index.disk import is_disk_full
-from ..index.folder import Cut
+from ..index.batch import Cut
 from ..model import Chunk
 from ..runtime.progress import Throughput
 from ..strategies.held import held_reports

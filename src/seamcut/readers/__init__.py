@@ -13,6 +13,7 @@ HTML, Markdown and text have no magic at all), and the binary formats refused ar
 """
 from __future__ import annotations
 
+import logging
 import zipfile
 from pathlib import Path
 from typing import Iterator, Mapping, Any
@@ -23,6 +24,8 @@ from ..model import Document, Element
 from ..text import paragraph_spans
 from .markdown import read_markdown
 from .text import decode, read_text
+
+log = logging.getLogger(__name__)
 
 #: file name endings a folder walk picks up
 SUFFIXES = (".txt", ".text", ".md", ".markdown", ".html", ".htm", ".pdf", ".docx",
@@ -148,37 +151,64 @@ def read(path: str | Path, *, encoding: str | None = None, ocr: str = "auto",
     return label(doc)
 
 
-def expand(paths: list[str | Path]) -> Iterator[Path]:
+def expand(paths: list[str | Path], refused: dict[str, str] | None = None) -> Iterator[Path]:
     """The files named by ``paths``: a folder gives the files in it that seamcut reads
-    (recursively, sorted, hidden ones left out; a linked folder is followed, and a folder reached
-    twice, by a loop of links or two links to it, is walked once); other paths are passed on as
-    they are (reading reports a missing file)."""
+    (recursively, sorted, hidden ones left out; a linked folder inside it is walked once, however
+    many links reach it); other paths are passed on as they are (reading reports a missing file).
+
+    A link found in a folder (to a file or a folder) whose target lies outside that folder is not
+    followed: a corpus folder reads what is in it, not ``/etc`` through a link. Each goes to
+    ``refused`` (its path: the reason), for the caller to report with the batch's failures, or
+    is logged as a warning where no ``refused`` is given; a file named by its own path is read
+    wherever it is."""
     for raw in paths:
         p = Path(raw)
         if p.is_dir():
-            found = sorted(_walk(p))
-            if not found:
+            out: dict[str, str] = {}
+            found = sorted(_walk(p, out))
+            for link, why in out.items():
+                if refused is None:
+                    log.warning("%s: %s", link, why)
+                else:
+                    refused[link] = why
+            if not found and not out:
                 yield p  # reading it reports a folder with nothing to read
             yield from found
         else:
             yield p
 
 
-def _walk(top: Path) -> Iterator[Path]:
-    """The readable files under ``top``, links to folders followed once each."""
+def _walk(top: Path, refused: dict[str, str]) -> Iterator[Path]:
+    """The readable files under ``top``, links to folders inside it followed once each; links
+    out of it go to ``refused``."""
     import os
+    inside = os.path.realpath(top)
     seen: set[str] = set()
+
+    def out_of_top(path: str) -> bool:
+        if not os.path.islink(path):
+            return False
+        target = os.path.realpath(path)
+        if target == inside or target.startswith(inside.rstrip(os.sep) + os.sep):
+            return False
+        refused[path] = (f"a link to {target}, outside the folder {top}: not followed (name it by "
+                         f"its own path to read it)")
+        return True
+
     for folder, dirs, files in os.walk(top, followlinks=True):
         real = os.path.realpath(folder)
         if real in seen:
             dirs[:] = []
             continue
         seen.add(real)
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))  # the first name of a folder wins
+        # the first name of a folder wins
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not out_of_top(os.path.join(folder, d)))
         for name in files:
             f = Path(folder, name)
-            if not name.startswith(".") and f.suffix.lower() in SUFFIXES and (f.is_file() or f.is_symlink()):
-                yield f  # a broken link too: reading it reports the file missing
+            if name.startswith(".") or f.suffix.lower() not in SUFFIXES or out_of_top(str(f)):
+                continue
+            if f.is_file() or f.is_symlink():
+                yield f  # a broken link inside the folder too: reading it reports the file missing
 
 
 __all__ = ["read", "read_text", "read_markdown", "expand", "sniff", "mismatch", "with_warning",

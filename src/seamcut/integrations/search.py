@@ -1,0 +1,65 @@
+"""Where the retrievers' results come from: an index folder searched in this process, or a
+``seamcut serve`` service over HTTP; the same ranking, filters, parents and budget either way."""
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from ..errors import ConfigError
+from ..index.filters import Filter
+
+#: the chunk fields a result's metadata carries (with ``chunk_id`` for the chunk's ``id``)
+_FIELDS = ("doc_id", "source", "start", "end", "tokens", "context", "heading_path", "pages", "language",
+           "strategy", "parent_id")
+
+
+class SeamcutSearch:
+    """``db``: an index folder (made by ``seamcut index``), or ``url``: a ``seamcut serve``
+    service (with ``api_key`` where it asks for one; ``timeout`` in seconds). ``k``, ``mode``,
+    ``filters`` (``Filter``s, or mappings of ``field``, ``op``, ``value``) and ``max_tokens``
+    (the most tokens of the model the results hold together) as ``seamcut search`` takes them."""
+
+    def __init__(self, db: str | Path | None = None, url: str | None = None, *, k: int = 4,
+                 mode: str = "hybrid", filters: Sequence[Filter | Mapping[str, Any]] = (),
+                 max_tokens: int | None = None, api_key: str | None = None, timeout: float = 60.0) -> None:
+        if (db is None) == (url is None):
+            raise ConfigError("give one of db (an index folder) or url (a seamcut serve service)")
+        self.db, self.url = db, url.rstrip("/") if url else None
+        self.k, self.mode, self.max_tokens = k, mode, max_tokens
+        self.filters = [f if isinstance(f, Filter) else Filter(f["field"], f.get("op", "eq"), f["value"])
+                        for f in filters]
+        self.api_key, self.timeout = api_key, timeout
+        self._index: Any = None
+
+    def results(self, query: str) -> list[dict[str, Any]]:
+        """The results for ``query`` as ``seamcut search --json`` prints them, best first."""
+        if self.db is not None:
+            from ..index import Index
+            if self._index is None:
+                self._index = Index(self.db)
+            hits = self._index.search(query, self.k, mode=self.mode, filters=self.filters,  # type: ignore[arg-type]
+                                      max_tokens=self.max_tokens)
+            return [h.to_dict() for h in hits]
+        body = {"query": query, "k": self.k, "mode": self.mode, "max_tokens": self.max_tokens,
+                "filters": [{"field": f.field, "op": f.op, "value": f.value} for f in self.filters]}
+        headers = {"Content-Type": "application/json", **({"X-API-Key": self.api_key} if self.api_key else {})}
+        req = urllib.request.Request(f"{self.url}/search", data=json.dumps(body).encode("utf-8"), headers=headers)
+        try:
+            with urllib.request.urlopen(req, timeout=self.timeout) as resp:
+                return json.loads(resp.read())["results"]
+        except urllib.error.HTTPError as exc:
+            raise ConfigError(f"{self.url}/search answered {exc.code}: {exc.read().decode('utf-8', 'replace')}") from exc
+
+
+def hit_metadata(hit: Mapping[str, Any]) -> dict[str, Any]:
+    """A result's metadata for a framework document: the document's and chunk's fields, then
+    ``chunk_id``, the chunk's place (``source``, ``pages``, ``heading_path``, ...), and the
+    search's ``rank``, ``score``, ``similarity`` and matching ``children`` (parent-child)."""
+    c = hit["chunk"]
+    meta = dict(c.get("metadata") or {})
+    meta.update({"chunk_id": c["id"], **{k: c.get(k) for k in _FIELDS}, "rank": hit["rank"],
+                 "score": hit["score"], "similarity": hit["similarity"], "children": list(hit["children"])})
+    return meta

@@ -1,0 +1,238 @@
+"""The HTTP JSON API over one index (FastAPI): ``POST /search``, ``GET /health``, ``GET /stats``,
+``GET /openapi.json`` and ``GET /docs`` (the same schema as a page, with no script from anywhere).
+
+A search answers with the same results ``seamcut search --json`` prints for the same question
+(``Hit.to_dict``), the id of the published state they come from and the request's id. Each
+process opens the index once and searches it one request at a time (a search keeps a core busy;
+more processes serve more at once: ``seamcut serve --workers``); every search reads the state
+last published, so an index that ``seamcut index`` updates is served without a restart, and a
+batch it has half written is never seen.
+"""
+from __future__ import annotations
+
+import hmac
+import html
+import json
+import logging
+import os
+import re
+import threading
+import time
+import uuid
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, AsyncIterator, Literal, Union
+
+from fastapi import Depends, FastAPI, HTTPException, Request
+from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr, field_validator
+
+from .. import __version__
+from ..index import Index
+from ..index.filters import MAX_IN, Filter, FilterError
+
+log = logging.getLogger("seamcut.serve")
+
+#: the longest query, in characters (a question, not a document)
+MAX_QUERY = 2000
+#: the most results one search returns
+MAX_K = 100
+#: the most filters one search takes
+MAX_FILTERS = 20
+#: the largest request body, in bytes
+MAX_BODY = 64 * 1024
+_REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+
+Scalar = Union[StrictStr, StrictInt, StrictFloat, StrictBool]
+
+
+class FilterIn(BaseModel):
+    """One filter: ``field`` (a field of the index: ``GET /stats`` lists them), ``op`` and
+    ``value`` (a list for ``in``)."""
+    model_config = ConfigDict(extra="forbid")
+    field: str = Field(max_length=64, description="a field of the index (GET /stats: fields)")
+    op: Literal["eq", "ne", "lt", "lte", "gt", "gte", "in"] = "eq"
+    value: Union[Scalar, list[Scalar]] = Field(description=f"a value of the field's kind; for in, 1 to {MAX_IN}")
+
+
+class SearchIn(BaseModel):
+    """A search. Keys other than these are refused (a ``where`` sent by mistake is not ignored)."""
+    model_config = ConfigDict(extra="forbid")
+    query: str = Field(min_length=1, max_length=MAX_QUERY, description=f"the question, 1 to {MAX_QUERY} characters")
+    k: int = Field(4, ge=1, le=MAX_K, description="how many results")
+    mode: Literal["hybrid", "vector", "text"] = "hybrid"
+    filters: list[FilterIn] = Field(default_factory=list, max_length=MAX_FILTERS,
+                                    description="all must hold (AND)")
+    max_tokens: int | None = Field(None, ge=1, description="the most tokens of the model the results hold "
+                                                           "together, best first (the first always comes)")
+
+    @field_validator("query")
+    @classmethod
+    def _not_blank(cls, v: str) -> str:
+        if not v.strip():
+            raise ValueError("the query is blank")
+        return v
+
+
+@dataclass
+class Settings:
+    """What a service process serves and how: the index folder ``db``; ``api_key`` (None: no
+    key asked, only for a service on this machine's loopback); ``log_queries``: the query text
+    in the log too (else only each request's id, path, status and time)."""
+    db: Path
+    api_key: str | None = None
+    log_queries: bool = False
+
+    ENV = "SEAMCUT_SERVE"
+
+    def to_env(self) -> None:
+        """For the worker processes uvicorn starts (they build their app from ``from_env``); the
+        key goes by its own variable, read once and removed."""
+        os.environ[self.ENV] = json.dumps({"db": str(self.db), "log_queries": self.log_queries})
+        if self.api_key:
+            os.environ[self.ENV + "_KEY"] = self.api_key
+
+    @classmethod
+    def from_env(cls) -> "Settings":
+        got = json.loads(os.environ[cls.ENV])
+        return cls(Path(got["db"]), os.environ.get(cls.ENV + "_KEY"), bool(got["log_queries"]))
+
+
+class Service:
+    """One process's index and counters."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.index = Index(settings.db)
+        self.lock = threading.Lock()  # one search at a time in a process: an Index is not shared
+        self.started = time.time()
+        self.requests = 0
+        self.failed = 0
+
+    def warm(self) -> None:
+        """Load the model and the vectors before the first request (two searches: the second
+        loads the in-memory vectors)."""
+        for _ in range(2):
+            self.search(SearchIn(query="warm up", k=1))
+
+    def search(self, req: SearchIn) -> tuple[list[dict[str, Any]], str | None]:
+        filters = [Filter(f.field, f.op, f.value) for f in req.filters]
+        with self.lock:
+            hits, state = self.index.search_state(req.query, req.k, mode=req.mode, filters=filters,
+                                                  max_tokens=req.max_tokens)
+        return [h.to_dict() for h in hits], state
+
+    def stats(self) -> dict[str, Any]:
+        with self.lock:
+            s = self.index.settings
+            return {"index": str(self.settings.db), "state": self.index.store.view().state_id, "chunks": self.index.count(),
+                    "files": len(self.index.files), "strategy": s.strategy, "model": s.model,
+                    "embedder": s.embedder, "fields": self.index.filter_fields(),
+                    "process": {"pid": os.getpid(), "requests": self.requests, "failed": self.failed,
+                                "up_seconds": round(time.time() - self.started, 1)},
+                    "version": __version__}
+
+
+def make_app(settings: Settings, warm: bool = True) -> FastAPI:
+    """The service over ``settings.db`` (the index is opened, and warmed where ``warm``, when
+    the app starts)."""
+    box: dict[str, Service] = {}
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        box["service"] = Service(settings)
+        if warm:
+            box["service"].warm()
+        log.info("serving %s (state %s)", settings.db, box["service"].index.store.view().state_id)
+        yield
+
+    app = FastAPI(title="seamcut", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None,
+                  description="Search a seamcut index: the chunks that best answer a question.")
+    key_header = APIKeyHeader(name="X-API-Key", auto_error=False)
+    bearer = HTTPBearer(auto_error=False)
+
+    def service() -> Service:
+        return box["service"]
+
+    def authorised(key: str | None = Depends(key_header),
+                   token: HTTPAuthorizationCredentials | None = Depends(bearer)) -> None:
+        if settings.api_key is None:
+            return
+        given = key or (token.credentials if token else None)
+        # compared in constant time: how long a wrong key takes says nothing of the right one
+        if given is None or not hmac.compare_digest(given.encode("utf-8"), settings.api_key.encode("utf-8")):
+            raise HTTPException(401, "an API key is needed: the X-API-Key header or Authorization: Bearer KEY",
+                                headers={"WWW-Authenticate": "Bearer"})
+
+    @app.middleware("http")
+    async def requests(request: Request, call_next: Any) -> Any:
+        rid = request.headers.get("x-request-id", "")
+        rid = rid if _REQUEST_ID.match(rid) else uuid.uuid4().hex
+        request.state.id = rid
+        t0 = time.perf_counter()
+        size = request.headers.get("content-length", "")
+        if size.isdigit() and int(size) > MAX_BODY:
+            response: Any = JSONResponse({"detail": f"the body is over {MAX_BODY} bytes"}, status_code=413)
+        else:
+            response = await call_next(request)
+        ms = (time.perf_counter() - t0) * 1000
+        if "service" in box:
+            box["service"].requests += 1
+            box["service"].failed += response.status_code >= 400
+        response.headers["X-Request-ID"] = rid
+        log.info("%s %s %s %d %.1f ms", rid, request.method, request.url.path, response.status_code, ms)
+        return response
+
+    @app.post("/search", dependencies=[Depends(authorised)])
+    def search(req: SearchIn, request: Request, svc: Service = Depends(service)) -> dict[str, Any]:
+        """The ``k`` best results for ``query``, as ``seamcut search --json`` prints them, from one
+        published state of the index (``state``)."""
+        if svc.settings.log_queries:
+            log.info("%s query %r k=%d mode=%s filters=%s", request.state.id, req.query, req.k, req.mode,
+                     [f.model_dump() for f in req.filters])
+        try:
+            results, state = svc.search(req)
+        except FilterError as exc:
+            raise HTTPException(400, str(exc)) from exc
+        return {"results": results, "state": state, "request_id": request.state.id}
+
+    @app.get("/health")
+    def health() -> dict[str, Any]:
+        """Whether the service answers (no key needed; says nothing of the index's content)."""
+        return {"status": "ok"}
+
+    @app.get("/stats", dependencies=[Depends(authorised)])
+    def stats(svc: Service = Depends(service)) -> dict[str, Any]:
+        """The index (folder, published state, chunks, files, strategy, model, the fields filters
+        may name and their kinds) and this process's counters."""
+        return svc.stats()
+
+    @app.get("/docs", response_class=HTMLResponse, include_in_schema=False)
+    def docs() -> str:
+        return api_page(app.openapi())
+
+    return app
+
+
+def from_env() -> FastAPI:
+    """The app of a worker process uvicorn started (``Settings.to_env``)."""
+    return make_app(Settings.from_env())
+
+
+def api_page(schema: dict[str, Any]) -> str:
+    """The OpenAPI schema as one page: each path, its method and description, and the schemas,
+    with no script or style from elsewhere (the machines this serves on may reach nothing)."""
+    out = [f"<!doctype html><meta charset=utf-8><title>{html.escape(schema['info']['title'])} API</title>",
+           "<style>body{font:15px system-ui,sans-serif;max-width:60em;margin:2em auto}pre{background:#f4f4f4;"
+           "padding:.8em;overflow:auto}</style>",
+           f"<h1>{html.escape(schema['info']['title'])} {html.escape(schema['info']['version'])}</h1>",
+           f"<p>{html.escape(schema['info'].get('description', ''))} The schema: <a href=/openapi.json>"
+           "/openapi.json</a>.</p>"]
+    for path, methods in schema["paths"].items():
+        for method, op in methods.items():
+            out.append(f"<h2>{method.upper()} {html.escape(path)}</h2><p>{html.escape(op.get('description', ''))}</p>")
+    for name, body in schema.get("components", {}).get("schemas", {}).items():
+        out.append(f"<h3>{html.escape(name)}</h3><pre>{html.escape(json.dumps(body, indent=1))}</pre>")
+    return "\n".join(out)
