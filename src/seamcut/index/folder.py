@@ -456,7 +456,8 @@ class Index:
         text = normalise_query(query)
 
         def read(view: View) -> tuple[list[Hit], str | None]:
-            sql = " AND ".join(f"({w})" for w in (where, to_where(filters, view.filter_fields())) if w) or None
+            structured = to_where(filters, view.filter_fields()) if filters else None  # schema read only then
+            sql = " AND ".join(f"({w})" for w in (where, structured) if w) or None
             return self._search(view, query, text, k, mode, sql, max_tokens, candidates), view.state_id
         return self._read(read)
 
