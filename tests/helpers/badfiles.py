@@ -26,6 +26,18 @@ MiB = 2**20
 # -- PDF building ---------------------------------------------------------------------------
 
 
+def huge_text(path: Path, megabytes: int = 200) -> Path:
+    """``megabytes`` MB of plain text at ``path``, in paragraphs of 52 kB: its text alone is over
+    a 500 MiB memory cap once read and cut. (The reader labels each paragraph's language, about
+    0.3 ms each: 1 kB paragraphs took most of a minute to read before the cutting passed the cap;
+    these take seconds.)"""
+    paragraph = ("A line of a very long log, written again and again. " * 1000 + "\n\n").encode()
+    with open(path, "wb") as fh:
+        for _ in range(megabytes * 2**20 // len(paragraph)):
+            fh.write(paragraph)
+    return path
+
+
 def pdf_file(objects: list[bytes], trailer: bytes = b"") -> bytes:
     """A PDF with ``objects`` as objects 1, 2, ... (1: the catalog) and a correct xref table."""
     out = bytearray(b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n")

@@ -283,15 +283,23 @@ app()
 """
 
 
+@pytest.fixture(scope="module")
+def six_blocks(tmp_path_factory) -> tuple[Path, Path]:
+    """Six documents and their parent-child index, built once for the three tables' kills (the
+    documents are only read: the rows name them by path)."""
+    tmp = tmp_path_factory.mktemp("six")
+    docs = flores_docs(tmp / "docs", 6)
+    rc, err, _ = _seamcut("index", str(docs), "--db", str(tmp / "whole"), *BLOCKS)
+    assert rc == 0, err
+    return docs, tmp / "whole"
+
+
 @pytest.mark.parametrize("table", ["chunks", "parents", "documents"])
 @pytest.mark.slow
-def test_a_first_build_killed_while_creating_a_table_completes_on_the_next_run(tmp_path, table):
+def test_a_first_build_killed_while_creating_a_table_completes_on_the_next_run(tmp_path, table, six_blocks):
     """LanceDB lists a table whose creation was killed before its first version, and cannot open
     it: the next run removes it (it held no row) and builds the rest as an uninterrupted run."""
-    docs = flores_docs(tmp_path / "docs", 6)
-    whole = tmp_path / "whole"
-    rc, err, _ = _seamcut("index", str(docs), "--db", str(whole), *BLOCKS)
-    assert rc == 0, err
+    docs, whole = six_blocks
     db = tmp_path / "killed"
     p = subprocess.run([sys.executable, "-c", DIES_CREATING, "index", str(docs), "--db", str(db), *BLOCKS],
                        capture_output=True, text=True, cwd=ROOT, env={**ENV, "TABLE": table}, timeout=600,

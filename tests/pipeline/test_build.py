@@ -20,6 +20,7 @@ from seamcut.pipeline.report import saved_report
 from seamcut.pipeline.corpus import ReadJob, ReadOptions, read_file
 from seamcut.runtime.processes import IsolatedPool, Killed
 from seamcut.runtime.progress import Steps, Throughput
+from tests.helpers.badfiles import huge_text
 from tests.helpers.build_runs import INDEX, flores_docs, index_rows, start_index
 from tests.helpers.pool_jobs import TEMP_PREFIX, job
 
@@ -257,10 +258,7 @@ def test_bad_files_are_reported_and_the_run_goes_on(tmp_path):
     (docs / "broken.pdf").write_bytes(b"%PDF-1.4\n1 0 obj << /Type /Catalog >> garbage\n")
     (docs / "photo.pdf").write_bytes(b"\x89PNG\r\n\x1a\n" + b"\0" * 64)
     (docs / "latin1.txt").write_bytes("Caf\xe9 cr\xe8me, na\xefve.".encode("latin-1"))
-    paragraph = ("A line of a very long log, written again and again. " * 20 + "\n\n").encode()
-    with open(docs / "huge.txt", "wb") as fh:  # 200 MB: its text alone is over the cap
-        for _ in range(200 * 2**20 // len(paragraph)):
-            fh.write(paragraph)
+    huge_text(docs / "huge.txt")  # 200 MB: its text alone is over the cap
     p = start_index(str(docs), "--db", str(tmp_path / "db"), *INDEX, "--memory-cap", "500")
     out, err = p.communicate(timeout=600)
     assert p.returncode == 1
