@@ -5,17 +5,20 @@
 
 1. **Floor**: ``Index.search`` (hybrid, top 4) in one process per core, the questions in turn,
    for ``--seconds``: searches per second with nothing between the question and the index.
-2. **Service**: ``seamcut serve DB --workers CORES``; for each of ``--clients`` (1, 10, 50, 200)
-   that many clients at once (one asyncio process, httpx), each asking and waiting for its answer
-   in turn, for ``--seconds``: answers per second, p50/p95/p99 latency, errors; the throughput as
-   a share of the floor.
+2. **Service**: ``seamcut serve DB --workers`` two a core (``--workers``); for each of
+   ``--clients`` (1, 10, 50, 200) that many clients at once, each asking and waiting for its
+   answer in turn, for ``--seconds``: answers per second, p50/p95/p99 latency, errors; the
+   throughput as a share of the floor. The clients are wrk's (a load generator in C, Debian's
+   ``wrk``; its CPU seconds are recorded), or Python's (httpx, one asyncio process) where wrk is
+   missing or ``--python-client`` says so.
 3. **Updates under load**: 10 clients while ``seamcut index --prune`` adds ``--churn`` documents
    and removes as many, and publishes: errors, the states the answers came from (each must be one
    the index published), and a question only the new documents answer, found after the publish.
 4. **kill -9 under load**, then a restart: the index opens and answers.
 
 The load generator runs on the same cores as the service (a 2-core machine here): the throughput
-is what the machine does with both, stated beside the floor. Writes
+is what the machine does with both, stated beside the floor. The updates and the kill use the
+Python clients (each answer's state is read). Writes
 ``results/YYYY-MM-DD.json``, ``.md`` and ``.png``.
 """
 from __future__ import annotations
@@ -25,6 +28,7 @@ import asyncio
 import json
 import multiprocessing as mp
 import os
+import shutil
 import signal
 import socket
 import statistics
@@ -144,6 +148,47 @@ def load(port: int, clients: int, questions: list[str], seconds: float) -> dict[
     return asyncio.run(_load(port, clients, questions, seconds))
 
 
+# wrk's script: the questions in turn, one request body each; at the end one JSON line of the
+# counts and the latency percentiles (microseconds)
+WRK_SCRIPT = """
+local bodies = {%s}
+local i = 0
+request = function()
+  i = i + 1
+  return wrk.format("POST", "/search", {["Content-Type"] = "application/json"}, bodies[(i %% #bodies) + 1])
+end
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format('WRK {"requests": %%d, "us": %%d, "non2xx": %%d, "socket": %%d, '
+    .. '"p50": %%d, "p95": %%d, "p99": %%d}\\n', summary.requests, summary.duration, e.status,
+    e.connect + e.read + e.write + e.timeout, latency:percentile(50), latency:percentile(95),
+    latency:percentile(99)))
+end
+"""
+
+
+def wrk_load(port: int, clients: int, questions: list[str], seconds: float, script: Path) -> dict[str, Any]:
+    """``clients`` connections of wrk (a load generator in C, one thread), each asking and
+    waiting for its answer in turn, for ``seconds``; the CPU seconds wrk used beside them."""
+    import resource
+    bodies = ",".join("[==[" + json.dumps({"query": q, "k": 4}, ensure_ascii=False) + "]==]" for q in questions)
+    script.write_text(WRK_SCRIPT % bodies, encoding="utf-8")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    got = subprocess.run(["wrk", "-t1", f"-c{clients}", f"-d{seconds:g}s", "--timeout", "60s", "-s", str(script),
+                          f"http://127.0.0.1:{port}"], capture_output=True, text=True, timeout=seconds + 120)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    line = next((x for x in got.stdout.splitlines() if x.startswith("WRK ")), None)
+    if got.returncode != 0 or line is None:
+        sys.exit(f"wrk failed: {got.stderr or got.stdout}")
+    w = json.loads(line[4:])
+    wall = w["us"] / 1e6
+    errors = {k: w[k] for k in ("non2xx", "socket") if w[k]}
+    return {"clients": clients, "answers": w["requests"] - w["non2xx"], "per_second": (w["requests"] - w["non2xx"]) / wall,
+            "p50_ms": w["p50"] / 1000, "p95_ms": w["p95"] / 1000, "p99_ms": w["p99"] / 1000, "errors": errors,
+            "seconds": wall, "client": "wrk",
+            "client_cpu_seconds": (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)}
+
+
 def under_updates(db: Path, corpus: Path, extra: list[Path], port: int, questions: list[str]) -> dict[str, Any]:
     """10 clients while ``seamcut index --prune`` adds ``extra`` and removes as many files; the
     states published meanwhile are read from the index folder every 20 ms."""
@@ -164,7 +209,7 @@ def under_updates(db: Path, corpus: Path, extra: list[Path], port: int, question
         (corpus / f.name).rename(db.parent / f"{f.name}.away")
     log = open(db.parent / "update.log", "w+", encoding="utf-8")
     build = subprocess.Popen([sys.executable, "-m", "seamcut.cli", "index", str(corpus), "--db", str(db), "--prune"],
-                             env={**os.environ, "OMP_NUM_THREADS": "1"}, stderr=log)
+                             env={**os.environ, "OMP_NUM_THREADS": "1", "COLUMNS": "250"}, stderr=log)
     result: dict[str, Any] = {}
 
     async def both() -> None:
@@ -187,7 +232,7 @@ def under_updates(db: Path, corpus: Path, extra: list[Path], port: int, question
     log.close()
     note()
     result["build_exit"] = build.returncode
-    result["build"] = err.strip().splitlines()[-1] if err.strip() else ""
+    result["build"] = next((x.strip() for x in err.splitlines() if "file(s) added" in x), err.strip()[-300:])
     result["published"] = len(published)
     result["unpublished_answers"] = sorted(set(result["states"]) - published)
     for f in extra:  # put the corpus back as it was
@@ -195,6 +240,14 @@ def under_updates(db: Path, corpus: Path, extra: list[Path], port: int, question
     for f in removed:
         (db.parent / f"{f.name}.away").rename(corpus / f.name)
     return result
+
+
+def put_back(db: Path, corpus: Path) -> None:
+    """The index made the corpus's again (the documents added under load removed, the removed
+    ones added), so that the next run's update adds and removes documents too (a run after one
+    that left them found nothing to do)."""
+    subprocess.run([sys.executable, "-m", "seamcut.cli", "index", str(corpus), "--db", str(db), "--prune"],
+                   check=True, env={**os.environ, "OMP_NUM_THREADS": "1"}, stderr=subprocess.DEVNULL)
 
 
 def main() -> None:
@@ -207,6 +260,9 @@ def main() -> None:
     ap.add_argument("--clients", default="1,10,50,200")
     ap.add_argument("--churn", type=int, default=5, help="documents added and removed under load")
     ap.add_argument("--out", type=Path, default=None, help="results NAME (default results/YYYY-MM-DD)")
+    ap.add_argument("--workers", type=int, default=0, help="service processes (default: 2 a core)")
+    ap.add_argument("--python-client", action="store_true",
+                    help="the load levels from Python (httpx) even where wrk is installed")
     a = ap.parse_args()
     started = record.stamp()
     from scale import FULL_PAGES, make_corpus
@@ -232,24 +288,35 @@ def main() -> None:
     print(f"floor: Index.search in {cores()} processes for {a.seconds:g} s", flush=True)
     out["floor"] = floor(db, questions, a.seconds)
     port = free_port()
-    proc = start_service(db, port, cores())
+    workers = a.workers or 2 * cores()
+    out["workers"] = workers
+    proc = start_service(db, port, workers)
     out["levels"] = []
+    use_wrk = shutil.which("wrk") is not None and not a.python_client
+    if not use_wrk:
+        print("wrk not found (Debian: apt-get install wrk): the clients are Python's (httpx), on the same cores")
+    load(port, 20, questions, min(a.seconds, 10))  # every worker's vectors loaded and its questions seen once
     for n in map(int, a.clients.split(",")):
-        got = load(port, n, questions, a.seconds)
+        got = (wrk_load(port, n, questions, a.seconds, work / "search.lua") if use_wrk
+               else {**load(port, n, questions, a.seconds), "client": "httpx"})
         got["of_floor"] = got["per_second"] / out["floor"]["per_second"]
         print(f"{n} clients: {got['per_second']:.1f}/s ({got['of_floor']:.0%} of the floor), p50 "
               f"{got['p50_ms']:.0f} ms, p99 {got['p99_ms']:.0f} ms, errors {got['errors']}", flush=True)
         out["levels"].append(got)
     if extra:
+        put_back(db, corpus)  # a run stopped before it put the index back
         out["updates"] = under_updates(db, corpus, extra, port, questions)
+        if ": 0 file(s) added" in out["updates"]["build"]:
+            sys.exit(f"the update under load added nothing: {out['updates']['build']}")
         print(f"under updates: {out['updates']['per_second']:.1f}/s, errors {out['updates']['errors']}, "
               f"{len(out['updates']['states'])} states answered, unpublished {out['updates']['unpublished_answers']}")
     if extra:
         out["updates"]["new_found"] = new_found(port, asked, extra)
+        put_back(db, corpus)
     # kill -9 under load, then a restart
     out["killed"] = killed_under_load(proc, port, questions)
     t0 = time.monotonic()
-    proc = start_service(db, port, cores())
+    proc = start_service(db, port, workers)
     out["restart"] = {"seconds_to_health": time.monotonic() - t0, **load(port, 1, questions, 5)}
     os.killpg(proc.pid, signal.SIGTERM)
     proc.wait(timeout=60)
@@ -287,11 +354,18 @@ def killed_under_load(proc: subprocess.Popen, port: int, questions: list[str]) -
 
 def table(out: dict[str, Any]) -> str:
     f = out["floor"]
-    lines = [f"Floor: `Index.search` in {f['processes']} processes: {f['per_second']:.1f} searches/s.", "",
-             "| clients | answers/s | of the floor | p50 ms | p95 ms | p99 ms | errors |", "|---|---|---|---|---|---|---|"]
+    client = out["levels"][0].get("client", "httpx") if out["levels"] else "httpx"
+    lines = [f"Floor: `Index.search` in {f['processes']} processes: {f['per_second']:.1f} searches/s. "
+             f"The service: `seamcut serve --workers {out.get('workers', f['processes'])}`; the clients: "
+             + ("wrk (C, one thread; its CPU seconds in the last column)." if client == "wrk"
+                else "Python (httpx, one asyncio process) on the same cores."), "",
+             "| clients | answers/s | of the floor | p50 ms | p95 ms | p99 ms | errors | client CPU s |",
+             "|---|---|---|---|---|---|---|---|"]
     for lv in out["levels"]:
+        cpu = lv.get("client_cpu_seconds")
         lines.append(f"| {lv['clients']} | {lv['per_second']:.1f} | {lv['of_floor']:.0%} | {lv['p50_ms']:.0f} | "
-                     f"{lv['p95_ms']:.0f} | {lv['p99_ms']:.0f} | {sum(lv['errors'].values())} |")
+                     f"{lv['p95_ms']:.0f} | {lv['p99_ms']:.0f} | {sum(lv['errors'].values())} | "
+                     f"{'' if cpu is None else f'{cpu:.1f}'} |")
     u = out.get("updates")
     if u:
         found = u.get("new_found", {})

@@ -129,6 +129,23 @@ def test_a_read_whose_state_is_cleaned_up_under_it_reads_the_next_one(tmp_path, 
         monkeypatch.setattr(reader.store, "view", real)
 
 
+def test_a_view_reads_each_tables_schema_once_and_a_new_state_reads_it_again(tmp_path, corpus):
+    """A published state's tables are at fixed versions: LanceDB's schema read (three or four a
+    query it builds) is made once a view; the next state published opens its tables afresh."""
+    ix, _, _ = _build(tmp_path / "db", corpus)
+    reader = Index(tmp_path / "db")
+    view = reader.store.view()
+    table = view.tables["chunks"]
+    assert type(table).__name__ == "PinnedLanceTable" and table.schema is table.schema
+    assert reader.search("whitefly dose", 2) == Index(tmp_path / "db").search("whitefly dose", 2)
+    assert reader.store.view() is view  # nothing published since: the same view
+    (corpus / "docs" / "orange.md").write_text(ORANGE.replace("31 July 2026", "15 August 2026"), encoding="utf-8")
+    _build(tmp_path / "db", corpus)
+    fresh = reader.store.view()
+    assert fresh is not view and fresh.tables["chunks"] is not table
+    assert "15 August 2026" in reader.search("August", 1, mode="text")[0].chunk.text
+
+
 def test_full_text_search_keeps_devanagari_words_whole(tmp_path, corpus):
     ix, _, _ = _build(tmp_path / "db", corpus)
     for word in ("फफूंदनाशक", "प्रति", "उपचारित"):

@@ -255,8 +255,9 @@ def test_the_command_serves_and_refuses_the_network_without_a_key(db):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
+    # two processes, each on a socket of its own (SO_REUSEPORT), each logging its requests
     proc = subprocess.Popen([sys.executable, "-m", "seamcut.cli", "serve", str(db), "--port", str(port),
-                             "--api-key", "k1"], stderr=subprocess.PIPE, text=True,
+                             "--api-key", "k1", "--workers", "2"], stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "OMP_NUM_THREADS": "1"})
     try:
         url = f"http://127.0.0.1:{port}"
@@ -289,4 +290,50 @@ def test_the_command_serves_and_refuses_the_network_without_a_key(db):
             LangChainRetriever(url=url, k=3).invoke("x")
     finally:
         proc.terminate()
-        proc.wait(timeout=60)
+        _, err = proc.communicate(timeout=60)
+    lines = [line.split() for line in err.splitlines()]
+    assert len({x[2] for x in lines if x[3:5] == ["INFO", "serving"]}) == 2, err  # date, time, pid, level
+    served = [x for x in lines if x[5:8] == ["POST", "/search", "200"]]  # ... request id, method, path, status
+    assert len(served) >= 2 and all(len(x[4]) == 32 for x in served), err
+    assert "whitefly" not in err  # no query text unless --log-queries
+
+
+def test_each_worker_listens_on_a_socket_of_its_own():
+    """``--workers N``: each process unpickles ``ReusePort`` as a TCP socket of its own on the
+    one port (SO_REUSEPORT), listening; the parent's socket, bound only, holds the port and takes
+    no connection; a port another program holds is refused with its reason."""
+    import pickle
+    import socket
+
+    from seamcut.serve.run import REUSE_PORT, ReusePort, listening_socket
+    if not REUSE_PORT:
+        pytest.skip("no SO_REUSEPORT here: the workers share one socket")
+    held = listening_socket("127.0.0.1", 0, listen=False)
+    port = held.getsockname()[1]
+    workers = [pickle.loads(pickle.dumps(ReusePort("127.0.0.1", port, 16))) for _ in range(2)]
+    try:
+        for w in workers:
+            assert isinstance(w, socket.socket) and w.getsockname() == ("127.0.0.1", port)
+            assert w.proto == socket.IPPROTO_TCP  # asyncio turns Nagle off on such sockets only
+            assert w.getsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT) == 1
+            assert w.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN) == 1
+        assert held.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN) == 0
+        for w in workers:
+            w.settimeout(0)
+        accepted = 0
+        for _ in range(20):
+            with socket.create_connection(("127.0.0.1", port), timeout=5):
+                for w in workers:
+                    try:
+                        w.accept()[0].close()
+                        accepted += 1
+                    except BlockingIOError:
+                        pass
+        assert accepted == 20  # every connection reached a listening worker's socket
+    finally:
+        for sock in (held, *workers):
+            sock.close()
+    with socket.socket() as other:  # a program of another kind on the port
+        other.bind(("127.0.0.1", 0))
+        with pytest.raises(ConfigError, match=f"cannot listen on 127.0.0.1:{other.getsockname()[1]}"):
+            listening_socket("127.0.0.1", other.getsockname()[1])

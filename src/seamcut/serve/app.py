@@ -135,6 +135,63 @@ class Service:
                     "version": __version__}
 
 
+class RequestLog:
+    """Each HTTP request: its id (the client's ``X-Request-ID`` where it is a plain token, else a
+    new one; sent back in the same header and kept as ``request.state.id``), a body over
+    ``MAX_BODY`` refused (413), the process's counters, and one log line (id, method, path,
+    status, milliseconds). Plain ASGI: Starlette's ``BaseHTTPMiddleware`` ran every request in a
+    task of its own and streamed the response through it."""
+
+    def __init__(self, app: Any, box: dict[str, "Service"]) -> None:
+        self.app, self.box = app, box
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope["headers"])
+        rid = headers.get(b"x-request-id", b"").decode("latin-1")
+        rid = rid if _REQUEST_ID.match(rid) else uuid.uuid4().hex
+        scope.setdefault("state", {})["id"] = rid
+        t0 = time.perf_counter()
+        status = 500  # what the client gets where the app fails before it answers
+
+        async def send_with_id(message: dict[str, Any]) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                message["headers"] = [*message.get("headers", []), (b"x-request-id", rid.encode("latin-1"))]
+            await send(message)
+
+        try:
+            size = headers.get(b"content-length", b"")
+            if size.isdigit() and int(size) > MAX_BODY:
+                await JSONResponse({"detail": f"the body is over {MAX_BODY} bytes"}, status_code=413)(
+                    scope, receive, send_with_id)
+            else:
+                await self.app(scope, receive, send_with_id)
+        finally:
+            if "service" in self.box:
+                self.box["service"].requests += 1
+                self.box["service"].failed += status >= 400
+            log.info("%s %s %s %d %.1f ms", rid, scope["method"], scope["path"], status,
+                     (time.perf_counter() - t0) * 1000)
+
+
+def log_lines() -> None:
+    """The service's log (``seamcut.serve``, INFO): plain lines on standard error, with the time
+    and the process, in every process that serves (``run``, and uvicorn's workers through
+    ``from_env``; their spawned processes had no handler, and logged nothing). Not the CLI's rich
+    handler: it laid out each line as a table, a third of the event loop's time under load."""
+    if log.handlers:
+        return
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(process)d %(levelname)s %(message)s"))
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    log.propagate = False
+
+
 def make_app(settings: Settings, warm: bool = True) -> FastAPI:
     """The service over ``settings.db`` (the index is opened, and warmed where ``warm``, when
     the app starts)."""
@@ -166,27 +223,10 @@ def make_app(settings: Settings, warm: bool = True) -> FastAPI:
             raise HTTPException(401, "an API key is needed: the X-API-Key header or Authorization: Bearer KEY",
                                 headers={"WWW-Authenticate": "Bearer"})
 
-    @app.middleware("http")
-    async def requests(request: Request, call_next: Any) -> Any:
-        rid = request.headers.get("x-request-id", "")
-        rid = rid if _REQUEST_ID.match(rid) else uuid.uuid4().hex
-        request.state.id = rid
-        t0 = time.perf_counter()
-        size = request.headers.get("content-length", "")
-        if size.isdigit() and int(size) > MAX_BODY:
-            response: Any = JSONResponse({"detail": f"the body is over {MAX_BODY} bytes"}, status_code=413)
-        else:
-            response = await call_next(request)
-        ms = (time.perf_counter() - t0) * 1000
-        if "service" in box:
-            box["service"].requests += 1
-            box["service"].failed += response.status_code >= 400
-        response.headers["X-Request-ID"] = rid
-        log.info("%s %s %s %d %.1f ms", rid, request.method, request.url.path, response.status_code, ms)
-        return response
+    app.add_middleware(RequestLog, box=box)
 
     @app.post("/search", dependencies=[Depends(authorised)])
-    def search(req: SearchIn, request: Request, svc: Service = Depends(service)) -> dict[str, Any]:
+    def search(req: SearchIn, request: Request, svc: Service = Depends(service)) -> JSONResponse:
         """The ``k`` best results for ``query``, as ``seamcut search --json`` prints them, from one
         published state of the index (``state``)."""
         if svc.settings.log_queries:
@@ -196,7 +236,9 @@ def make_app(settings: Settings, warm: bool = True) -> FastAPI:
             results, state = svc.search(req)
         except FilterError as exc:
             raise HTTPException(400, str(exc)) from exc
-        return {"results": results, "state": state, "request_id": request.state.id}
+        # a response of its own: the results are plain JSON already, and FastAPI would walk
+        # every value of them again (jsonable_encoder) before encoding them
+        return JSONResponse({"results": results, "state": state, "request_id": request.state.id})
 
     @app.get("/health")
     def health() -> dict[str, Any]:
@@ -218,6 +260,7 @@ def make_app(settings: Settings, warm: bool = True) -> FastAPI:
 
 def from_env() -> FastAPI:
     """The app of a worker process uvicorn started (``Settings.to_env``)."""
+    log_lines()
     return make_app(Settings.from_env())
 
 
