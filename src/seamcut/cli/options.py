@@ -74,7 +74,7 @@ Parents = Annotated[Optional[str], typer.Option("--parents", help=PARENTS_HELP)]
 Context = Annotated[Optional[str], typer.Option(
     "--context", help=f"What to put in front of every chunk's text (embedded, indexed and counted in "
                       f"--size; the span stays exact): parts joined by +, of {', '.join(CONTEXT_PARTS)} "
-                      "(e.g. title+path), or none. Default: none; recursive and semantic: title+path; "
+                      "(e.g. title+path), or none. Default: none; paragraph, recursive and semantic: title+path; "
                       "structure and parent-child: path.")]
 UnitOption = Annotated[Unit, typer.Option("--unit", help="tokens (the model's), words or chars.")]
 Tokenizer = Annotated[Optional[str], typer.Option(

@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..model import Chunk, Document
-from .config import (ParentChildConfig, RecursiveConfig, SemanticConfig, SizeConfig,
+from .config import (ParagraphConfig, ParentChildConfig, RecursiveConfig, SemanticConfig, SizeConfig,
                      StructureConfig)
 from .fixed import fixed
 from .recursive import paragraph, recursive, sentence
@@ -42,13 +42,13 @@ DEFAULT_STRATEGY = "structure"
 REGISTRY: dict[str, tuple[Strategy, type[SizeConfig]]] = {
     "fixed": (fixed, SizeConfig),
     "sentence": (sentence, SizeConfig),
-    "paragraph": (paragraph, SizeConfig),
+    "paragraph": (paragraph, ParagraphConfig),
     "recursive": (recursive, RecursiveConfig),
     "structure": (structure, StructureConfig),
     "semantic": (semantic, SemanticConfig),
     "parent-child": (parent_child, ParentChildConfig),
 }
 
-__all__ = ["REGISTRY", "DEFAULT_STRATEGY", "Strategy", "SizeConfig", "RecursiveConfig", "StructureConfig", "ParentChildConfig",
+__all__ = ["REGISTRY", "DEFAULT_STRATEGY", "Strategy", "SizeConfig", "ParagraphConfig", "RecursiveConfig", "StructureConfig", "ParentChildConfig",
            "SemanticConfig", "fixed", "sentence", "paragraph", "recursive", "structure", "semantic",
            "parent_child"]

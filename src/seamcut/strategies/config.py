@@ -66,9 +66,11 @@ class SizeConfig:
         context). About half of ``size`` at most: a path too long keeps the headings nearest the
         chunk, a title or fields line too long is cut at a word with "…", a page label that
         does not fit is left out. ``""`` or ``"none"``: nothing. The default is nothing for
-        fixed, sentence and paragraph; ``title+path`` for recursive and semantic (on twenty real
-        10-Q filings it beat none beyond noise at equal tokens sent: benchmarks/docugami); ``path``
-        for structure and parent-child.
+        fixed and sentence; ``title+path`` for paragraph, recursive and semantic (at equal tokens
+        sent it beat none beyond noise: recursive and semantic on twenty real 10-Q filings,
+        benchmarks/docugami; paragraph on a tenth of the 9,029-page scale corpus, 48 against 36
+        of 65 questions, p 0.01, and in the same direction on the filings, p 0.06); ``path`` for
+        structure and parent-child.
     """
 
     size: int = 300
@@ -110,6 +112,14 @@ def _default(cls: type, name: str) -> Any:
 def _identity(value: Any) -> str:
     """A model or tokenizer object in a fingerprint: its name, never its memory address."""
     return str(getattr(value, "name", None) or type(value).__name__)
+
+
+@dataclass(frozen=True)
+class ParagraphConfig(SizeConfig):
+    """Options of the paragraph strategy: ``SizeConfig``'s, with ``context`` default
+    ``title+path``."""
+
+    context: str = "title+path"
 
 
 @dataclass(frozen=True)

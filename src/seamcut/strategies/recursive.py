@@ -12,7 +12,7 @@ from ..model import Chunk, Document
 from .size_limit import SizeLimit, plus
 from .window import outline_of
 from .chunks import as_document, make_chunks
-from .config import RecursiveConfig, SizeConfig
+from .config import ParagraphConfig, RecursiveConfig, SizeConfig
 from .context import Contexts
 from .engine import (LINE, PARAGRAPH, RECURSIVE_LEVELS, SENTENCE_LEVELS, Barrier, Level,
                      keep_split_units_apart, no_barrier, pack, pieces_of, within_top)
@@ -55,7 +55,7 @@ def recursive(document: Document | str, config: SizeConfig = RecursiveConfig()) 
     return run_plan(document, config, "recursive", RECURSIVE_WITHIN_PARAGRAPH if within else RECURSIVE)
 
 
-def paragraph(document: Document | str, config: SizeConfig = SizeConfig()) -> list[Chunk]:
+def paragraph(document: Document | str, config: SizeConfig = ParagraphConfig()) -> list[Chunk]:
     """Pack whole blank-line paragraphs up to the limit; a paragraph over the limit is cut further
     (line, sentence, clause, space, unit) into chunks of its own."""
     return run_plan(document, config, "paragraph", PARAGRAPHS)
