@@ -41,13 +41,13 @@ def run(settings: Settings, host: str = "127.0.0.1", port: int = 8000, workers: 
         uvicorn.run(make_app(settings), host=host, port=port, access_log=False, log_level="warning")
         return
     settings.to_env()
-    config = uvicorn.Config("seamcut.serve.app:from_env", factory=True, host=host, port=port, workers=workers,
-                            access_log=False, log_level="warning")
+    app, common = "seamcut.serve.app:from_env", {"factory": True, "host": host, "port": port, "workers": workers,
+                                                 "access_log": False, "log_level": "warning"}
     if not REUSE_PORT:
-        uvicorn.run(config.app, factory=True, host=host, port=port, workers=workers, access_log=False,
-                    log_level="warning")
+        uvicorn.run(app, **common)
         return
     from uvicorn.supervisors import Multiprocess
+    config = uvicorn.Config(app, **common)
     held = listening_socket(host, port, listen=False)  # the port taken now, or said now to be taken
     try:
         Multiprocess(config, sockets=[ReusePort(host, port, config.backlog)]).run()  # type: ignore[list-item]
