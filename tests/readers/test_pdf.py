@@ -5,6 +5,7 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -119,6 +120,43 @@ def test_three_column_reading_order():
             "(Komite Nasional Keselamatan Transportasi (KNKT))") in flat
     # middle column of the same page
     assert "On November 7, 2018, the FAA issued Emergency AD 2018–23–51 as an interim corrective action." in flat
+
+
+def _box(name: str, x0: float, top: float, x1: float, bottom: float) -> SimpleNamespace:
+    return SimpleNamespace(name=name, x0=x0, top=top, x1=x1, bottom=bottom)
+
+
+def _read_in_order(*boxes: SimpleNamespace) -> list[str]:
+    from seamcut.readers.pdf.layout import reading_order
+
+    return [boxes[i].name for i in reading_order(list(boxes))]
+
+
+def test_a_centred_heading_above_left_aligned_text_is_read_first():
+    # Microsoft's notes: "NOTE 6 — INVENTORIES" centred over its first line, a table right above
+    # both and another below: the heading is no column beside the text, it comes first
+    assert _read_in_order(_box("table above", 16, 82, 578, 362), _box("text", 16, 393, 206, 402),
+                          _box("heading", 244, 375, 351, 384), _box("table below", 16, 423, 578, 497)
+                          ) == ["table above", "heading", "text", "table below"]
+
+
+def test_microsofts_note_headings_come_before_their_text(data_dir):
+    from tests.helpers.pdf_page import page_blocks
+
+    blocks = page_blocks(data_dir / "docugami-10q/docs/2023 Q1 MSFT.pdf", 16)
+    lines = [" ".join(b.lines) for b in blocks if not b.rows]
+    assert lines.index("NOTE 6 — INVENTORIES") + 1 == lines.index("The components of inventories were as follows:")
+    assert lines.index("NOTE 7 — BUSINESS COMBINATIONS") + 1 == lines.index("Nuance Communications, Inc.")
+
+
+@pytest.mark.parametrize("right", [
+    [("b1", 100, 380), ("b2", 400, 700)],  # two full columns
+    [("b1", 100, 300)],  # a short right column, wholly above the left column's second block
+])
+def test_columns_are_still_read_one_after_the_other(right):
+    left = [_box("a1", 50, 100, 290, 380), _box("a2", 50, 400, 290, 700)]
+    got = _read_in_order(*left, *[_box(n, 310, t, 550, b) for n, t, b in right])
+    assert got == ["a1", "a2"] + [n for n, _, _ in right]
 
 
 def test_running_header_and_page_numbers_are_furniture():

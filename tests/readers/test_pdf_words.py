@@ -48,3 +48,47 @@ def test_a_table_keeps_its_dollar_column_apart(data_dir: Path) -> None:
     # the "$" of a financial table's cell stands well left of its figure: two words, a space between
     text = _page_text(data_dir / "docugami-10q/docs/2023 Q3 MSFT.pdf", 21)
     assert "$ 15,435" in text and "$15,435" not in text
+
+
+def _drawn(tmp_path: Path, runs: list[tuple[float, float, str]], font: bytes) -> tuple[str, str]:
+    """(seamcut's text, pdfium's own) of a page drawing each ``(x, y, text)`` as a text object
+    of its own, at 12 pt in the standard ``font``."""
+    import pypdfium2 as pdfium
+
+    from tests.helpers.badfiles import one_page
+
+    content = b" ".join(b"BT /F1 12 Tf %.2f %.2f Td (%s) Tj ET" % (x, y, t.encode()) for x, y, t in runs)
+    path = tmp_path / "drawn.pdf"
+    path.write_bytes(one_page(content, font=b"<< /Type /Font /Subtype /Type1 /BaseFont /%s >>" % font))
+    doc = pdfium.PdfDocument(str(path))
+    try:
+        page = doc[0]
+        textpage = page.get_textpage()
+        chars: list[dict] = []
+        text = words_text(pdfium_words(page, textpage, chars))
+        assert "".join(c["text"] for c in chars).replace(" ", "") == text.replace(" ", "")
+        return text, textpage.get_text_range()
+    finally:
+        doc.close()
+
+
+def test_a_kerned_double_letter_pdfium_took_for_an_overprint_is_read(tmp_path: Path) -> None:
+    # two "f"s as two objects 2.5 pt apart (an italic f is wider than its advance): pdfium keeps one
+    text, pdfium_text = _drawn(tmp_path, [(72, 700, "E"), (80, 700, "f"), (82.5, 700, "f"),
+                                          (85, 700, "ect of the rate")], b"Times-Italic")
+    assert pdfium_text == "Ef ect of the rate"
+    assert text == "Effect of the rate"
+
+
+def test_an_overprint_for_fake_bold_is_read_once(tmp_path: Path) -> None:
+    runs = [(72, 700, "Bold"), (72.3, 700, "Bold"), (100, 700, "type"), (72, 680, "f"), (72.2, 680, "f"),
+            (76, 680, "or"), (72, 660, "x"), (95, 660, "x")]  # the last "x" a word of its own, far off
+    text, pdfium_text = _drawn(tmp_path, runs, b"Helvetica")
+    assert pdfium_text == "Bold type\r\nfor\r\nx x"
+    assert text == "Bold type for x x"
+
+
+def test_amazons_italic_ff_is_read_as_the_page_shows_it(data_dir: Path) -> None:
+    text = _page_text(data_dir / "docugami-10q/docs/2023 Q3 AMZN.pdf", 29)
+    assert "Effect of Foreign Exchange Rates" in text
+    assert "Ef ect" not in text

@@ -182,7 +182,8 @@ def make_blocks(segments: list[Segment]) -> list[Block]:
 def reading_order(blocks: Sequence[Any]) -> list[int]:
     """Order blocks (anything with x0, top, x1, bottom) for reading, after Breuel (2003): ``a``
     precedes ``b`` if they overlap horizontally and ``a`` is above, or if ``a`` is left of ``b``
-    and no block lying vertically between them overlaps both horizontally. Topologically sorted,
+    and no block lying vertically between them overlaps both horizontally (and, where ``b`` is
+    wholly above ``a``, they stand in columns: ``_in_columns``). Topologically sorted,
     ties broken top-to-bottom, left-to-right."""
     n = len(blocks)
     if n <= 1:
@@ -207,7 +208,7 @@ def reading_order(blocks: Sequence[Any]) -> list[int]:
                 edge = (top[i] + bottom[i]) < (top[j] + bottom[j])
             elif ax1 <= bx0 + 0.5:
                 lo, hi = min(bottom[i], bottom[j]), max(top[i], top[j])
-                edge = True
+                edge = bottom[j] > top[i] + 0.5 or _in_columns(i, j, x0, x1, top, bottom)
                 if hi > lo:
                     # a block lying between them (in the vertical gap) and overlapping both
                     for pos in range(bisect.bisect_left(tops, lo - 1), n):
@@ -241,6 +242,25 @@ def reading_order(blocks: Sequence[Any]) -> list[int]:
             if indeg[j] == 0 and not done[j]:
                 heapq.heappush(heap, ((blocks[j].top, blocks[j].x0), j))
     return order
+
+
+def _in_columns(i: int, j: int, x0: list[float], x1: list[float], top: list[float],
+                bottom: list[float]) -> bool:
+    """Whether block ``i``, left of and wholly below block ``j``, stands in a column beside
+    ``j``'s: unless a block above both spans them (a table across the page), and between it and
+    ``i`` nothing in ``i``'s column (overlapping ``i`` horizontally, not ``j``) stands level with
+    ``j``. Microsoft's centred "NOTE 6 — INVENTORIES" over the left-aligned "The components of
+    inventories were as follows:", between two tables, is no column: it is read first."""
+    def overlaps(k: int, m: int) -> bool:
+        return min(x1[k], x1[m]) - max(x0[k], x0[m]) > 0.5
+
+    ceiling = max((bottom[k] for k in range(len(x0)) if k != i and k != j and bottom[k] <= top[j] + 0.5
+                   and overlaps(k, i) and overlaps(k, j)), default=None)
+    if ceiling is None:
+        return True
+    return any(k != i and k != j and top[k] >= ceiling - 0.5 and bottom[k] <= top[i] + 0.5
+               and overlaps(k, i) and not overlaps(k, j)
+               and min(bottom[k], bottom[j]) - max(top[k], top[j]) > 0 for k in range(len(x0)))
 
 
 def layout_page(words: list[Word], width: float, tables: list[Block] | None = None) -> list[Block]:

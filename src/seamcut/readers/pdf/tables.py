@@ -36,7 +36,7 @@ def ruled_tables(page, words: list[Word]) -> tuple[list[Block], list[Word]]:
         found = page.find_tables({"explicit_vertical_lines": _outer_verticals(page)})
     except Exception:  # a malformed drawing should not lose the page
         return [], words
-    blocks = [b for b in (_table_block(page, t) for t in found) if b is not None]
+    blocks = [b for b in (_table_block(page, t, words) for t in found) if b is not None]
     if not blocks:
         return [], words
     return blocks, [w for w in words if not any(b.x0 <= (w.x0 + w.x1) / 2 <= b.x1
@@ -44,7 +44,7 @@ def ruled_tables(page, words: list[Word]) -> tuple[list[Block], list[Word]]:
                                                  for b in blocks)]
 
 
-def _table_block(page, table) -> Block | None:
+def _table_block(page, table, words: list[Word]) -> Block | None:
     """One table found by pdfplumber as a table block: cells repaired, blank rows and columns
     dropped; None where it is not a table (fewer than two rows or columns, mostly empty, or a
     text frame drawn as a box)."""
@@ -54,6 +54,7 @@ def _table_block(page, table) -> Block | None:
         return None
     rows = _fix_vertical_cells(page, table, rows)
     rows = _fill_stray_cells(page, table, rows)
+    rows = _join_words_across_rules(page, table, rows, words)
     rows, header = fill_header_spans(rows)
     n = len(rows)
     rows = [[" ".join((c or "").split()) for c in r] for r in rows]
@@ -122,6 +123,45 @@ def _fill_stray_cells(page, table, rows: list[list[str | None]]) -> list[list[st
             text = extract_text(mine).strip() if mine else ""
             if text:
                 out[i][j] = text
+    return out
+
+
+def _join_words_across_rules(page, table, rows: list[list[str | None]],
+                              words: list[Word]) -> list[list[str | None]]:
+    """A word that a column rule crosses (Nvidia's letter-spaced "(In millions)" set across three
+    columns' cells): pdfplumber cuts it between the cells by where each letter stands ("(In m",
+    "illio", "ns)"). The cells such a word overlaps (a cell spanning rows included) become one:
+    their text, read together, goes to the leftmost of them (of two there, the one of the word's
+    own row: the lower); the others are left blank."""
+    from pdfplumber.utils import extract_text
+
+    cells = [(i, j, c) for i, row in enumerate(table.rows) if i < len(rows)
+             for j, c in enumerate(row.cells) if c is not None and j < len(rows[i])]
+    groups: list[set[int]] = []  # positions in ``cells``
+    owners: list[int] = []  # for each group, the position whose cell gets the text
+    for w in words:
+        mid = (w.top + w.bottom) / 2
+        over = [k for k, (_, _, c) in enumerate(cells) if c[1] <= mid < c[3]
+                and min(w.x1, c[2]) - max(w.x0, c[0]) > 0.25 * (w.size or 4.0)]
+        if len(over) < 2 or not w.upright:
+            continue
+        owner = min(over, key=lambda k: (cells[k][2][0], cells[k][2][3] - cells[k][2][1]))
+        joined = next((g for g in groups if g & set(over)), None)
+        if joined is None:
+            groups.append(set(over))
+            owners.append(owner)
+        else:
+            joined.update(over)
+    if not groups:
+        return rows
+    out = [list(r) for r in rows]
+    for group, owner in zip(groups, owners):
+        boxes = [cells[k][2] for k in group]
+        mine = [ch for ch in page.chars if any(b[0] <= _center(ch)[0] < b[2] and b[1] <= _center(ch)[1] < b[3]
+                                               for b in boxes)]
+        for k in group:
+            out[cells[k][0]][cells[k][1]] = ""
+        out[cells[owner][0]][cells[owner][1]] = extract_text(mine).strip() if mine else ""
     return out
 
 

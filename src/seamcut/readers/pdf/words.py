@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from .artifacts import ArtifactReader
 from .glyphs import PDF_SPACES, page_word_breaks, pdf_chars
+from .twins import NO_TWINS, TOUCH, Twins, dropped_twins
 
 
 @dataclass(slots=True)
@@ -85,26 +86,47 @@ def pdfium_words(page, textpage, chars: list[dict[str, Any]] | None = None,
     where ``glyphs.page_word_breaks`` says. ``chars``, where given, gets the characters
     (pdfplumber's char dicts, the keys its table extraction reads). ``mcid``: words also carry
     their marked-content id (tagged PDFs), and end where it changes, and where a pagination
-    artifact starts or ends (artifacts are marked in tagged PDFs: untagged, none is looked for)."""
-    import pypdfium2.raw as raw
-
+    artifact starts or ends (artifacts are marked in tagged PDFs: untagged, none is looked for).
+    A letter pdfium left out as an overprint of the one before it, where it is a second letter
+    (``twins``: a kerned "ff"), is read again."""
     tp = textpage.raw
     glyph = _GlyphReader(page, tp, mcid)
     breaks = page_word_breaks(textpage)
+    start = len(chars) if chars is not None else 0
+    words, tight = _read_words(tp, glyph, breaks, chars, NO_TWINS)
+    twins = dropped_twins(page, tp, glyph.fonts.keys()) if tight and not glyph.rot else NO_TWINS
+    if twins.after:  # rare: read again, with the letters put back
+        if chars is not None:
+            del chars[start:]
+        words = _read_words(tp, glyph, breaks, chars, twins)[0]
+    return words
+
+
+def _read_words(tp, glyph: _GlyphReader, breaks: dict[int, bool], chars: list[dict[str, Any]] | None,
+                twins: Twins) -> tuple[list[Word], bool]:
+    """``pdfium_words``' one pass over the characters of the raw text page ``tp``: the words, and
+    whether a space pdfium generated stands between two letters that touch (where it may have
+    left out a letter as an overprint: ``twins``)."""
+    import pypdfium2.raw as raw
+
     words: list[Word] = []
     cur: list[_Glyph] = []
     style: _Style = ("", 0.0, True, -1, False)
     space = False  # a space since the last character (for ``chars``)
     spaced = True  # a space (or nothing) since the last word ended: the next word is not glued
     glue = False  # the word being read was cut from the one before by a change of style alone
-    for i, u, ch in pdf_chars(raw, tp):
+    generated = tight = False  # a generated space since the last word; one between touching letters
+    for i, u, ch, shift in _with_twins(pdf_chars(raw, tp), twins.after):
         ch = "-" if u == 2 else ch  # 2: pdfium's line-end hyphen
         if not ch or ch in PDF_SPACES or u == 0xFFFE or raw.FPDFText_IsGenerated(tp, i):
-            if breaks.get(i) is not False:
+            if breaks.get(i) is not False and i not in twins.bridged:
                 _end_word(words, cur, style, glue)
                 space = spaced = True
+                generated = generated or bool(ch) and raw.FPDFText_IsGenerated(tp, i)
             continue
         left, top, right, bottom, s = glyph.read(i)
+        if shift:
+            left, right = left + shift, right + shift
         brk = breaks.get(i)
         space = space or bool(brk)
         if cur:  # does this character start a new word? (inline: it runs for every character)
@@ -118,14 +140,25 @@ def pdfium_words(page, textpage, chars: list[dict[str, Any]] | None = None,
             if ends:
                 _end_word(words, cur, style, glue)
         if not cur:
+            if generated and words and not tight:
+                tight = (left - words[-1].x1 < TOUCH * s[1] and abs(bottom - words[-1].bottom) < 0.1 * s[1])
             style = s
-            glue, spaced = not (spaced or brk), False
+            glue, spaced, generated = not (spaced or brk), False, False
         cur.append((ch, left, top, right, bottom))
         if chars is not None:
             _add_table_char(chars, ch, left, top, right, bottom, s, space)
             space = False
     _end_word(words, cur, style, glue)
-    return words
+    return words, tight
+
+
+def _with_twins(chars, after: dict[int, float]):
+    """``(index, unit, text, shift)`` of each character of ``chars`` (``pdf_chars``), shift 0; a
+    character in ``after`` again right after it, shifted by its value in points."""
+    for i, u, ch in chars:
+        yield i, u, ch, 0.0
+        if i in after:
+            yield i, u, ch, after[i]
 
 
 class _GlyphReader:

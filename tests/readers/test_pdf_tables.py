@@ -1,0 +1,41 @@
+"""Ruled tables on real filings (seamcut.readers.pdf.tables): a word that a column rule crosses is
+read whole, in one cell.
+
+Nvidia's 10-Qs set "(In millions)" letter-spaced across three columns' cells of a header row, and
+"(In millions, except per share data)" across a cell that spans two header rows; pdfplumber's
+table finder cuts such a word where each letter stands: "(In m | illio | ns)".
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.pdf_page import page_blocks
+
+
+def _table_rows(path: Path, index: int) -> list[tuple[str, ...]]:
+    """The rows of every ruled table on page ``index`` (0-based) of the PDF at ``path``."""
+    return [tuple(r) for b in page_blocks(path, index) if b.rows for r in b.rows]
+
+
+@pytest.fixture(scope="module")
+def nvda_page_11(data_dir: Path) -> list[tuple[str, ...]]:
+    return _table_rows(data_dir / "docugami-10q/docs/2022 Q3 NVDA.pdf", 10)
+
+
+def test_a_letter_spaced_header_across_three_cells_is_one_cell(nvda_page_11) -> None:
+    cells = [c for r in nvda_page_11 for c in r]
+    assert "(In millions)" in cells
+    assert not any(c in ("(In m", "illio", "ns)") for c in cells)
+    # the row under the dates: the header in the first of the three cells, the others blank
+    row = next(r for r in nvda_page_11 if "(In millions)" in r)
+    assert [c for c in row if c] == ["(In millions)"]
+    assert next(r for r in nvda_page_11 if r[0] == "Cost of revenue")[1:] == (
+        "$", "32", "$", "44", "$", "108", "$", "102")
+
+
+def test_a_word_across_a_cell_spanning_two_rows_is_read_whole(nvda_page_11) -> None:
+    cells = [c for r in nvda_page_11 for c in r]
+    assert "(In millions, except" in cells
+    assert "ept" not in cells and "(In millions, exc" not in cells
