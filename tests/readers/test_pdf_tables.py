@@ -1,9 +1,11 @@
 """Ruled tables on real filings (seamcut.readers.pdf.tables): a word that a column rule crosses is
-read whole, in one cell.
+read whole, in one cell; a row label whose unruled cell runs over the next row is split between
+the two.
 
 Nvidia's 10-Qs set "(In millions)" letter-spaced across three columns' cells of a header row, and
 "(In millions, except per share data)" across a cell that spans two header rows; pdfplumber's
-table finder cuts such a word where each letter stands: "(In m | illio | ns)".
+table finder cuts such a word where each letter stands: "(In m | illio | ns)". Microsoft's segment
+tables leave the label column unruled under a total's double line.
 """
 from __future__ import annotations
 
@@ -39,3 +41,14 @@ def test_a_word_across_a_cell_spanning_two_rows_is_read_whole(nvda_page_11) -> N
     cells = [c for r in nvda_page_11 for c in r]
     assert "(In millions, except" in cells
     assert "ept" not in cells and "(In millions, exc" not in cells
+
+
+def test_a_total_and_the_heading_under_it_are_two_rows(data_dir: Path) -> None:
+    # Microsoft rules off a total's figures with a double line but leaves the label column
+    # unruled: "Total" and the next section's heading "Operating Income" stood in one cell
+    rows = _table_rows(data_dir / "docugami-10q/docs/2023 Q3 MSFT.pdf", 26)
+    labels = [r[0] for r in rows]
+    assert "Total Operating Income" not in labels and "Total\nOperating Income" not in labels
+    total = labels.index("Total")
+    assert "56,517" in rows[total] and "50,122" in rows[total]
+    assert labels[total + 1] == "Operating Income" and not any(rows[total + 1][1:])

@@ -55,6 +55,7 @@ def _table_block(page, table, words: list[Word]) -> Block | None:
     rows = _fix_vertical_cells(page, table, rows)
     rows = _fill_stray_cells(page, table, rows)
     rows = _join_words_across_rules(page, table, rows, words)
+    rows = _split_tall_labels(page, table, rows)
     rows, header = fill_header_spans(rows)
     n = len(rows)
     rows = [[" ".join((c or "").split()) for c in r] for r in rows]
@@ -162,6 +163,36 @@ def _join_words_across_rules(page, table, rows: list[list[str | None]],
         for k in group:
             out[cells[k][0]][cells[k][1]] = ""
         out[cells[owner][0]][cells[owner][1]] = extract_text(mine).strip() if mine else ""
+    return out
+
+
+def _split_tall_labels(page, table, rows: list[list[str | None]]) -> list[list[str | None]]:
+    """A row label whose cell runs down past its row, over the rows below it in the other columns
+    (Microsoft's segment tables rule a total's figures off with a double line but leave the label
+    column unruled, so "Total" and the next heading, "Operating Income", are one cell beside
+    "56,517"): where the row has a figure, the label's lines go to the rows they stand in. A line
+    a row's edge cuts through leaves the cell as it is."""
+    from pdfplumber.utils import extract_text
+
+    out = [list(r) for r in rows]
+    starts = [r.bbox[1] for r in table.rows]
+    for i, row in enumerate(table.rows):
+        cell = row.cells[0] if row.cells else None
+        if cell is None or i >= len(out) or not out[i] or not out[i][0]:
+            continue
+        below = [r for r in range(i + 1, len(table.rows)) if starts[r] < cell[3] - 0.5
+                 and r < len(out) and table.rows[r].cells and table.rows[r].cells[0] is None]
+        if not below or not any(c and _NUMERIC.match(c) for c in out[i][1:]):
+            continue
+        edges = [starts[r] for r in below] + [cell[3]]
+        mine = [c for c in page.chars if cell[0] <= _center(c)[0] < cell[2] and cell[1] <= _center(c)[1] < cell[3]]
+        if any(c["top"] < e - 0.5 and c["bottom"] > e + 0.5 for c in mine for e in edges[:-1]):
+            continue
+        bands = [[c for c in mine if lo <= _center(c)[1] < hi] for lo, hi in zip([cell[1]] + edges[:-1], edges)]
+        if not bands[0] or not any(bands[1:]):
+            continue
+        for r, band in zip([i] + below, bands):
+            out[r][0] = extract_text(band).strip() if band else ""
     return out
 
 
