@@ -52,3 +52,19 @@ def test_a_total_and_the_heading_under_it_are_two_rows(data_dir: Path) -> None:
     total = labels.index("Total")
     assert "56,517" in rows[total] and "50,122" in rows[total]
     assert labels[total + 1] == "Operating Income" and not any(rows[total + 1][1:])
+
+
+def test_figure_columns_ruled_apart_from_their_labels_read_as_one_table(data_dir: Path) -> None:
+    # Intel rules each figure column of its statements on its own and leaves the labels unruled:
+    # the four narrow "tables" are left to the layout, which finds the statement as one table
+    rows = _table_rows(data_dir / "docugami-10q/docs/2022 Q3 INTC.pdf", 4)
+    by_label = {r[0]: " ".join(r[1:]) for r in rows}
+    assert "15,338" in by_label["Net revenue"] and "58,496" in by_label["Net revenue"]
+    assert "(175)" in by_label["Operating income (loss)"]
+    assert not any(r[0] in ("$", "15,338 8,803") for r in rows)
+
+
+def test_a_ruled_table_of_figures_with_no_labels_beside_it_stays(data_dir: Path) -> None:
+    # the same test keeps a small ruled table whose labels are inside its rules
+    rows = _table_rows(data_dir / "docugami-10q/docs/2023 Q3 MSFT.pdf", 26)
+    assert any(r[0] == "United States (a)" and "28,812" in r for r in rows)

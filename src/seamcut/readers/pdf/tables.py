@@ -37,11 +37,36 @@ def ruled_tables(page, words: list[Word]) -> tuple[list[Block], list[Word]]:
     except Exception:  # a malformed drawing should not lose the page
         return [], words
     blocks = [b for b in (_table_block(page, t, words) for t in found) if b is not None]
+    blocks = [b for b in blocks if not _figures_beside_labels(b, words)]
     if not blocks:
         return [], words
     return blocks, [w for w in words if not any(b.x0 <= (w.x0 + w.x1) / 2 <= b.x1
                                                  and b.top <= (w.top + w.bottom) / 2 <= b.bottom
                                                  for b in blocks)]
+
+
+#: a cell of figures: digits, signs, currency, dashes, brackets (no words)
+_FIGURES = re.compile(r"^[\s\d.,:;%()+\-\u2013\u2014\u2212/$€£*]*$")
+#: the fewest lines of labels beside a ruled column of figures that make it part of a wider table
+LABEL_LINES = 3
+
+
+def _figures_beside_labels(block: Block, words: list[Word]) -> bool:
+    """Whether a ruled "table" is only a column or two of figures whose row labels stand left of
+    its rules, outside it: Intel's statements rule each figure column on its own (a line under
+    each subtotal) and leave the labels unruled, so the table finder gave four narrow tables and
+    the labels came apart from their figures ("Net revenue", "Cost of sales", ... then "15,338
+    8,803 ..."). Such a block is left to the layout, which finds the whole statement as one
+    unruled table. ``LABEL_LINES`` lines or more with a word of letters must stand beside it."""
+    rows = block.rows or []
+    if not rows or sum(1 for j in range(max(len(r) for r in rows))
+                       if any(j < len(r) and r[j] and r[j] != "$" for r in rows)) > 2:
+        return False
+    if not all(_FIGURES.match(c) for r in rows[1:] for c in r if c):
+        return False
+    tops = {round(w.top) for w in words if w.x1 <= block.x0 and block.top <= (w.top + w.bottom) / 2 <= block.bottom
+            and sum(ch.isalpha() for ch in w.text) >= 2}
+    return len(tops) >= LABEL_LINES
 
 
 def _table_block(page, table, words: list[Word]) -> Block | None:
