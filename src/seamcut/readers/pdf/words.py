@@ -94,7 +94,10 @@ def pdfium_words(page, textpage, chars: list[dict[str, Any]] | None = None,
     breaks = page_word_breaks(textpage)
     start = len(chars) if chars is not None else 0
     words, tight = _read_words(tp, glyph, breaks, chars, NO_TWINS)
-    twins = dropped_twins(page, tp, glyph.fonts.keys()) if tight and not glyph.rot else NO_TWINS
+    try:
+        twins = dropped_twins(page, tp, glyph.fonts.keys()) if tight and not glyph.rot else NO_TWINS
+    except Exception:  # a malformed text object should not lose the page's words
+        twins = NO_TWINS
     if twins.after:  # rare: read again, with the letters put back
         if chars is not None:
             del chars[start:]
