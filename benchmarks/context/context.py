@@ -10,7 +10,7 @@ tokens sent.
 
 Runs one ``seamcut compare`` (``--workers 1``: files read one at a time; the embedder uses the
 cores the process may run on, one under ``taskset -c 0``) over every strategy, its variant with
-the context, and where a strategy's default has a context (paragraph, recursive and semantic: title+path;
+the context, and where a strategy's default has a context (sentence, paragraph, recursive and semantic: title+path;
 structure and parent-child: the heading path), its variant with none. Prints a table: per strategy and variant, the questions hit within each
 budget of tokens sent (the first budget first: the one compared), hits and MRR at k, tokens sent
 per question at k, chunks, and McNemar's exact p of the variant against the strategy's default on
@@ -52,7 +52,7 @@ def default_context(name: str) -> str:
 
 def specs(context: str, pairs: bool = False) -> list[str]:
     """Each strategy, then its variant with ``context`` where that is not its default, and
-    without one where its default has one (paragraph, recursive and semantic: title+path; structure and
+    without one where its default has one (sentence, paragraph, recursive and semantic: title+path; structure and
     parent-child: the heading path); ``pairs``: each strategy with a context and without only
     (its default and the other)."""
     out = []

@@ -120,7 +120,7 @@ def test_defaults_leave_every_chunk_and_id_as_before():
             continue  # the same path as the rest, one embedding pass less
         default = seamcut.chunk(doc, strategy=name, size=120)
         stated = {"structure": "path", "parent-child": "path", "recursive": "title+path",
-                  "paragraph": "title+path"}.get(name, "none")
+                  "paragraph": "title+path", "sentence": "title+path"}.get(name, "none")
         assert [c.id for c in seamcut.chunk(doc, strategy=name, size=120, context=stated)] == [
             c.id for c in default], name
         other = seamcut.chunk(doc, strategy=name, size=120, context="page" if stated == "title+path" else "title+path")

@@ -74,8 +74,8 @@ Parents = Annotated[Optional[str], typer.Option("--parents", help=PARENTS_HELP)]
 Context = Annotated[Optional[str], typer.Option(
     "--context", help=f"What to put in front of every chunk's text (embedded, indexed and counted in "
                       f"--size; the span stays exact): parts joined by +, of {', '.join(CONTEXT_PARTS)} "
-                      "(e.g. title+path), or none. Default: none; paragraph, recursive and semantic: title+path; "
-                      "structure and parent-child: path.")]
+                      "(e.g. title+path), or none. Default: none for fixed; title+path for sentence, paragraph, "
+                      "recursive and semantic; path for structure and parent-child.")]
 UnitOption = Annotated[Unit, typer.Option("--unit", help="tokens (the model's), words or chars.")]
 Tokenizer = Annotated[Optional[str], typer.Option(
     "--tokenizer", help="tokenizer.json (file or folder) or tiktoken:NAME for sizes; default: the "

@@ -24,8 +24,8 @@ from __future__ import annotations
 from typing import Callable
 
 from ..model import Chunk, Document
-from .config import (ParagraphConfig, ParentChildConfig, RecursiveConfig, SemanticConfig, SizeConfig,
-                     StructureConfig)
+from .config import (ParagraphConfig, ParentChildConfig, RecursiveConfig, SemanticConfig, SentenceConfig,
+                     SizeConfig, StructureConfig)
 from .fixed import fixed
 from .recursive import paragraph, recursive, sentence
 from .parent_child import parent_child
@@ -41,7 +41,7 @@ DEFAULT_STRATEGY = "structure"
 #: name -> (strategy, its config class)
 REGISTRY: dict[str, tuple[Strategy, type[SizeConfig]]] = {
     "fixed": (fixed, SizeConfig),
-    "sentence": (sentence, SizeConfig),
+    "sentence": (sentence, SentenceConfig),
     "paragraph": (paragraph, ParagraphConfig),
     "recursive": (recursive, RecursiveConfig),
     "structure": (structure, StructureConfig),
@@ -49,6 +49,6 @@ REGISTRY: dict[str, tuple[Strategy, type[SizeConfig]]] = {
     "parent-child": (parent_child, ParentChildConfig),
 }
 
-__all__ = ["REGISTRY", "DEFAULT_STRATEGY", "Strategy", "SizeConfig", "ParagraphConfig", "RecursiveConfig", "StructureConfig", "ParentChildConfig",
+__all__ = ["REGISTRY", "DEFAULT_STRATEGY", "Strategy", "SizeConfig", "SentenceConfig", "ParagraphConfig", "RecursiveConfig", "StructureConfig", "ParentChildConfig",
            "SemanticConfig", "fixed", "sentence", "paragraph", "recursive", "structure", "semantic",
            "parent_child"]

@@ -12,7 +12,7 @@ from ..model import Chunk, Document
 from .size_limit import SizeLimit, plus
 from .window import outline_of
 from .chunks import as_document, make_chunks
-from .config import ParagraphConfig, RecursiveConfig, SizeConfig
+from .config import ParagraphConfig, RecursiveConfig, SentenceConfig, SizeConfig
 from .context import Contexts
 from .engine import (LINE, PARAGRAPH, RECURSIVE_LEVELS, SENTENCE_LEVELS, Barrier, Level,
                      keep_split_units_apart, no_barrier, pack, pieces_of, within_top)
@@ -61,7 +61,7 @@ def paragraph(document: Document | str, config: SizeConfig = ParagraphConfig()) 
     return run_plan(document, config, "paragraph", PARAGRAPHS)
 
 
-def sentence(document: Document | str, config: SizeConfig = SizeConfig()) -> list[Chunk]:
+def sentence(document: Document | str, config: SizeConfig = SentenceConfig()) -> list[Chunk]:
     """Pack whole sentences up to the limit (a blank line also ends a sentence); a sentence over
     the limit is cut further (clause, space, unit) into chunks of its own."""
     return run_plan(document, config, "sentence", SENTENCES)
