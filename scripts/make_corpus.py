@@ -148,11 +148,12 @@ def render_all(docs: list[Doc], folder: Path, workers: int) -> dict[str, list[st
     return texts
 
 
-def copy_real(pages: int, folder: Path) -> dict[str, list[str]]:
-    """Copy the real PDFs in, the smallest first, about their share of a 9,000-page corpus (at least one)."""
-    found = sorted(REAL_PDFS.rglob("*.pdf"))
+def copy_real(pages: int, folder: Path, real: Path = REAL_PDFS) -> dict[str, list[str]]:
+    """Copy the real PDFs under ``real`` in, the smallest first, about their share of a 9,000-page
+    corpus (at least one)."""
+    found = sorted(real.rglob("*.pdf"))
     if not found:
-        raise CorpusError(f"{REAL_PDFS}: no real PDFs to mix in")
+        raise CorpusError(f"{real}: no real PDFs to mix in")
     sized = sorted(((len(page_texts(p)), p.name, p) for p in found))
     budget = sum(n for n, _, _ in sized) * pages / FULL_PAGES
     texts: dict[str, list[str]] = {}
@@ -276,11 +277,11 @@ def write_questions(rows: list[dict], folder: Path) -> None:
     (folder / "questions.yaml").write_text(header + body, encoding="utf-8")
 
 
-def build(pages: int, seed: int, folder: Path, workers: int) -> dict:
+def build(pages: int, seed: int, folder: Path, workers: int, real_pdfs: Path = REAL_PDFS) -> dict:
     """Plan, render, check and write the corpus into ``folder`` (empty); returns the manifest."""
     docs = plan(pages, seed)
     texts = render_all(docs, folder, workers)
-    real = copy_real(pages, folder)
+    real = copy_real(pages, folder, real_pdfs)
     stats = check_shares(docs, texts, full=pages >= FULL_PAGES)
     questions = [q for d in docs for q in d.questions]
     questions += no_answer_questions(max(2, round(6 * pages / FULL_PAGES)), random.Random(seed))
@@ -317,6 +318,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, help="output folder (default: the cache, scale-<pages>)")
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="processes (default: one per core)")
     ap.add_argument("--seed", type=int, default=12)
+    ap.add_argument("--real", type=Path, default=REAL_PDFS,
+                    help="the folder of real PDFs mixed in (default ../shared/data/pdfs beside the repository)")
     args = ap.parse_args(argv)
     if args.pages < 1 or args.workers < 1:
         ap.error("--pages and --workers must be at least 1")
@@ -342,7 +345,7 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.partial-", dir=out.parent))
     try:
-        manifest = build(args.pages, args.seed, tmp, args.workers)
+        manifest = build(args.pages, args.seed, tmp, args.workers, args.real)
     except (CorpusError, PdfMakingError) as err:
         shutil.rmtree(tmp, ignore_errors=True)
         print(f"error: {err}", file=sys.stderr)

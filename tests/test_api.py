@@ -125,8 +125,11 @@ def test_compare(docs, tmp_path):
         seamcut.compare(docs, questions, strategies=["chonk"])
     with pytest.raises(ValueError, match="0 is not a positive number of tokens"):
         seamcut.compare(docs, questions, strategies=["fixed"], budgets=[0])
-    with pytest.raises(ValueError, match="points at 'cotton.md'"):
-        seamcut.compare(documents, questions, strategies=["fixed"])
+    # a question naming a file not among the documents: judged on, unusable and a miss, with the reason
+    result = seamcut.compare(documents, questions, strategies=["fixed"], progress=False)
+    [w] = [c for c in result.questions_check.checks if c.question.id == "w"]
+    assert (w.usable, w.unread) == (False, ("cotton.md",))
+    assert result.to_json()["questions"] == 2 and result.strategies[0].hits == 1
     with pytest.raises(ValueError, match="no documents read from"):
         seamcut.compare(tmp_path / "nowhere", questions)
 

@@ -15,9 +15,9 @@ from seamcut import document_json
 from seamcut.boxes import Box, LineIndex, span_boxes
 from seamcut.index.rows import chunk_from_row, chunk_row, document_fields, document_row
 from seamcut.readers.pdf import read_pdf
-from tests.helpers.data import HELPLINE
+from tests.helpers.data import DATA, HELPLINE
 
-PDFS = Path(__file__).resolve().parents[2] / "shared" / "data" / "pdfs"
+PDFS = DATA / "pdfs"
 DOCS = [HELPLINE / "cotton-manual.pdf", HELPLINE / "soybean-manual-hi.pdf",
         PDFS / "docling" / "redp5110_sampled.pdf"]
 

@@ -145,8 +145,8 @@ def test_test_modules_share_code_through_helpers_only() -> None:
 
 
 #: folders of tests/ that are not a package of src/seamcut: shared test code, whole-tool robustness
-#: checks (bad files, fuzzing), stored snapshots
-NOT_PACKAGES = {"helpers", "robustness", "snapshots", "__pycache__"}
+#: checks (bad files, fuzzing), stored snapshots, the real documents the tests read
+NOT_PACKAGES = {"helpers", "robustness", "snapshots", "data", "__pycache__"}
 
 
 def test_tests_are_laid_out_like_src() -> None:

@@ -51,7 +51,7 @@ def real_texts() -> tuple[tuple[str, str], ...]:
     return tuple((f.name, f.read_text(encoding="utf-8")) for f in files if f.is_file())
 
 
-@pytest.mark.skipif(not DATA.is_dir(), reason=f"shared data not found at {DATA}")
+@pytest.mark.skipif(not DATA.is_dir(), reason=f"test data not found at {DATA}")
 @pytest.mark.parametrize("strategy", STRATEGIES)
 @SETTINGS
 @given(data=st.data(), params=sizes())
@@ -65,7 +65,7 @@ def test_invariants_on_real_text(strategy, data, params):
     check_invariants(text, strategy, size, overlap, unit, TOKENIZERS[tok])
 
 
-@pytest.mark.skipif(not DATA.is_dir(), reason=f"shared data not found at {DATA}")
+@pytest.mark.skipif(not DATA.is_dir(), reason=f"test data not found at {DATA}")
 @pytest.mark.parametrize("tok", ["default", "minilm"])
 @pytest.mark.parametrize("lang", ["eng_Latn", "hin_Deva", "mar_Deva"])
 def test_whole_flores_file_at_default_size(tok, lang):

@@ -26,8 +26,10 @@ sys.path.insert(0, str(SCRIPTS))
 from make_corpus import LENGTHS  # noqa: E402
 from pdfmaking import missing_tools, norm, page_texts, squash  # noqa: E402
 
+from tests.helpers.data import DATA  # noqa: E402
+
 PAGES = 60
-REAL = ROOT.parent / "shared" / "data" / "pdfs"
+REAL = DATA / "pdfs"
 
 _missing = missing_tools() + [m for m in ("weasyprint",) if importlib.util.find_spec(m) is None]
 pytestmark = pytest.mark.skipif(bool(_missing), reason=f"{', '.join(_missing)} not installed "
@@ -37,7 +39,7 @@ pytestmark = pytest.mark.skipif(bool(_missing), reason=f"{', '.join(_missing)} n
 def make(out: Path, *extra: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
     return subprocess.run([sys.executable, str(SCRIPTS / "make_corpus.py"), "--pages", str(PAGES),
-                           "--out", str(out), *extra], env=env, capture_output=True, text=True, timeout=600)
+                           "--out", str(out), "--real", str(REAL), *extra], env=env, capture_output=True, text=True, timeout=600)
 
 
 @pytest.fixture(scope="module")

@@ -89,7 +89,8 @@ def test_warning_reaches_read_and_chunk_output(tmp_path):
     assert r.returncode == 0, r.stderr
     assert "named .pdf (PDF)" in r.stderr
     row = json.loads((tmp_path / "c.jsonl").read_text(encoding="utf-8").splitlines()[0])
-    assert "named .pdf (PDF)" in row["metadata"]["warnings"][0]  # on every chunk, via the document
+    # once, on the document's line (every chunk's, read back with seamcut.chunks_jsonl.read_chunks)
+    assert row["type"] == "document" and "named .pdf (PDF)" in row["metadata"]["warnings"][0]
 
 
 # -- 4b: a size the model's input overrides ---------------------------------------------------------

@@ -80,7 +80,7 @@ def _helpline() -> tuple[seamcut.Document, ...]:
 
 def _text_doc(path: Path) -> seamcut.Document:
     if not path.is_file():
-        pytest.skip(f"shared data not found at {path}")
+        pytest.skip(f"test data not found at {path}")
     return seamcut.Document.from_text(path.read_text(encoding="utf-8"), source=path.name)
 
 

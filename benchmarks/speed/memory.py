@@ -184,7 +184,9 @@ def measure(src: Path, via: str, path: Path, strategy: str, cap_mb: int,
         row = {"via": via, "input": path.name, "strategy": strategy, "rc": rc,
                "seconds": round(wall, 1), "cpu_s": round(cpu, 1),
                "peak_mb": peak if rc != -9 else None,
-               "chunks": sum(1 for _ in open(out, encoding="utf-8")) if rc == 0 else None}
+               # the CLI's JSONL opens each document's chunks with its line (seamcut.chunks_jsonl)
+               "chunks": sum(not line.startswith('{"type": "document"') for line in open(out, encoding="utf-8"))
+               if rc == 0 else None}
         if via == "api" and rc == 0:
             row.update(json.loads(stdout.strip().splitlines()[-1]))
         if limit:

@@ -8,12 +8,12 @@ from typing import Any, Iterator
 
 from .errors import ConfigError
 from .model import Chunk, Document
-from .strategies import REGISTRY
+from .strategies import DEFAULT_STRATEGY, REGISTRY
 from .strategies.held import ModelInputWarning, warn_held
 from .strategies.windows import WINDOW_CHARS, chunk_windows
 
 
-def chunk(text_or_document: str | Document, strategy: str = "recursive", size: int | None = None,
+def chunk(text_or_document: str | Document, strategy: str = DEFAULT_STRATEGY, size: int | None = None,
           overlap: int | None = None, unit: str = "tokens", tokenizer: Any = None,
           window_chars: int = WINDOW_CHARS, **options: Any) -> list[Chunk]:
     """Cut a text or a ``Document`` into chunks.
@@ -22,7 +22,8 @@ def chunk(text_or_document: str | Document, strategy: str = "recursive", size: i
     None = the default multilingual-e5-small, special tokens and prefix included), ``"words"`` or
     ``"chars"``; None takes the strategy's default (300 and 50; parent-child's children 100 and
     0). ``strategy`` is one of ``fixed``, ``sentence``, ``paragraph``, ``recursive``,
-    ``structure``, ``semantic``, ``parent-child``; other keyword options go to that strategy's
+    ``structure`` (the default, as ``seamcut chunk`` and ``seamcut index`` cut), ``semantic``,
+    ``parent-child``; other keyword options go to that strategy's
     config (e.g. ``within_paragraph=True``, ``merge_siblings=True``, ``parent_size=800``).
 
     ``window_chars``: a document longer than this many code points (default ``WINDOW_CHARS``,
@@ -38,7 +39,7 @@ def chunk(text_or_document: str | Document, strategy: str = "recursive", size: i
                             window_chars, **options))
 
 
-def iter_chunks(text_or_document: str | Document, strategy: str = "recursive",
+def iter_chunks(text_or_document: str | Document, strategy: str = DEFAULT_STRATEGY,
                 size: int | None = None, overlap: int | None = None, unit: str = "tokens",
                 tokenizer: Any = None, window_chars: int = WINDOW_CHARS,
                 **options: Any) -> Iterator[Chunk]:

@@ -64,11 +64,11 @@ def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Cor
     document (``Question.source_only``; the guide's hit@k counts the answer text in any document).
 
     Raises ``ValueError`` for an unknown strategy or option, a malformed test set, a budget that
-    is not a positive number of tokens, no document read, or a question naming a file that is
-    not among the documents.
+    is not a positive number of tokens, or no document read. A question naming a file that is
+    not among the documents goes on, unusable (``wrong_source`` in the result's
+    ``questions_check``), as every question the check finds unusable does.
     """
     from .embed import load_embedder
-    from .evaluate import check_sources
     from .evaluate import compare as judge
     from .pipeline.corpus import Corpus, Limits, ReadOptions
     from .pipeline.engine import engine_from
@@ -78,7 +78,7 @@ def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Cor
     names = list(strategies) if strategies else list(REGISTRY)
     for name in names:
         parse_spec(name)  # an unknown strategy or option stops before any work
-    asked, where = _asked(questions, named_source)
+    asked = _asked(questions, named_source)
     items = documents.documents if isinstance(documents, Corpus) else _listed(documents)
     in_memory = isinstance(documents, Corpus) or (bool(items) and all(isinstance(d, Document)
                                                                           for d in items))
@@ -86,10 +86,8 @@ def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Cor
         if not items:
             failed = getattr(documents, "failures", [])
             raise ConfigError("no documents read: " + "; ".join(map(str, failed[:5])))
-        sources = [d.source for d in items]
     else:
-        sources = _files(items)
-    check_sources(asked, sources, where)
+        _files(items)
     checked = _checked(asked, items if in_memory else None, items, read_options, catalog, limits, progress)
     opts: dict[str, Any] = {key: v for key, v in (("size", size), ("overlap", overlap)) if v is not None}
     if unit != "tokens":
@@ -134,15 +132,14 @@ def tune(documents: "PathLike | Sequence[PathLike]", questions: "PathLike | Sequ
     ``compare`` does, and for a bad space file or spec.
     """
     from .embed import load_embedder
-    from .evaluate import check_sources
     from .evaluate.space import load_space
     from .pipeline.corpus import Limits, ReadOptions
     from .evaluate.tune import tune as search
 
     chosen = load_space(space) if isinstance(space, (str, os.PathLike)) else space
-    asked, where = _asked(questions, named_source)
+    asked = _asked(questions, named_source)
     items = _listed(documents)
-    check_sources(asked, _files(items), where)
+    _files(items)
     checked = _checked(asked, None, items, read_options, catalog, limits, progress)
     emb = embedder or load_embedder(None if model == "default" else model, cache=True)
     with tempfile.TemporaryDirectory(prefix="seamcut-tune-") as scratch:
@@ -169,16 +166,12 @@ def _checked(asked: Sequence["Question"], documents: "Sequence[Document] | None"
     return check_questions(asked, documents)
 
 
-def _asked(questions: "PathLike | Sequence[Question]", named_source: bool = False
-           ) -> tuple[list["Question"], Any]:
+def _asked(questions: "PathLike | Sequence[Question]", named_source: bool = False) -> list["Question"]:
     """The test set (read where a file is named; with ``named_source``, each question that names
-    its source answered only there) and what to call it in an error."""
+    its source answered only there)."""
     from .evaluate.questions import load_questions, only_named_source
-    if isinstance(questions, (str, os.PathLike)):
-        asked, where = load_questions(questions), questions
-    else:
-        asked, where = list(questions), "questions"
-    return (only_named_source(asked) if named_source else asked), where
+    asked = load_questions(questions) if isinstance(questions, (str, os.PathLike)) else list(questions)
+    return only_named_source(asked) if named_source else asked
 
 
 def _files(items: Sequence[Any]) -> list[str]:

@@ -6,6 +6,8 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
+from tests.helpers.cli import run
+
 import seamcut
 from seamcut.cli.errors import BUG, ERRORS, reported
 from seamcut.embed import LongInputError
@@ -78,12 +80,13 @@ def _seamcut(*args: str):
 
 
 def _one_error(r, *words: str) -> None:
-    """One ``error:`` message holding ``words`` (rich may wrap it anywhere), exit 2, no traceback."""
-    text = "".join(r.output.split())
+    """One ``error:`` message holding ``words`` on one line (the runner's output is not a
+    terminal), exit 2, no traceback."""
     assert r.exit_code == 2, r.output
     assert r.output.count("error:") == 1 and "Traceback" not in r.output and "bug:" not in r.output, r.output
+    line = next(x for x in r.output.splitlines() if "error:" in x)
     for w in words:
-        assert "".join(w.split()) in text, (w, r.output)
+        assert w in line, (w, r.output)
 
 
 @pytest.fixture()
@@ -154,3 +157,26 @@ def _calls():
 def test_a_callers_mistake_in_python_is_a_config_error(n):
     with pytest.raises(seamcut.ConfigError):
         _calls()[n]()
+
+
+def test_an_error_is_one_line_where_standard_error_is_not_a_terminal(tmp_path):
+    """Issue 51 point 4: off a terminal (a log, a pipe, CI) an error was wrapped at 80 columns,
+    mid-sentence and mid-path. Now it is one line, as a grep of the log needs it."""
+    missing = tmp_path / ("a-folder-with-a-rather-long-name-" * 3) / "chunks-of-the-helpline-example.jsonl"
+    r = run("inspect", str(missing), env={"COLUMNS": "80"})
+    assert r.returncode == 2
+    assert r.stderr == f"error: {missing}: no such file\n"
+    r = run("chunk", str(missing.with_suffix(".md")), env={"COLUMNS": "80"})
+    assert r.returncode == 1
+    assert f"  ✗ {missing.with_suffix('.md')}: no such file\n" in r.stderr
+
+
+def test_on_a_terminal_an_error_is_wrapped_between_words_only():
+    from rich.text import Text
+    from seamcut.cli.render import word_lines
+    message = ("error: /srv/documents/a-folder-with-a-rather-long-name/chunks.jsonl: not JSON or "
+               "JSON lines (Expecting value, line 3)")
+    lines = [line.plain for line in word_lines(Text(message), 30)]
+    assert " ".join(lines) == message  # cut at spaces only, every word whole
+    assert lines[:2] == ["error:", "/srv/documents/a-folder-with-a-rather-long-name/chunks.jsonl:"]
+    assert all(len(line) <= 30 for line in lines[2:])

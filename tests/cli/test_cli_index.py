@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 
 from seamcut.cli import app
 from tests.helpers.cli import run
+from tests.helpers.named_index import SOURCES, named_index
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -44,6 +45,41 @@ def test_index_then_search_with_a_filter(docs):
     assert r.returncode == 0 and "2 unchanged" in r.stderr and "1 file(s) no longer given removed" in r.stderr
     r = run("search", "--db", str(db), "spray", "--where", "crop = 'orange'", "--json", "-")
     assert r.returncode == 0 and json.loads(r.stdout) == []
+
+
+def test_search_takes_a_budget_its_old_name_and_says_a_where_that_matches_nothing(tmp_path):
+    """--budget: the tokens sent per question, as compare and tune name them; --max-tokens, its
+    old name, still works for a release with one line of warning; a --where that matches no chunk
+    is said with values its fields hold (a file is stored as given: ../mydocs/R-data.md)."""
+    db = tmp_path / "db"
+    named_index(db)
+
+    def search(*args: str):
+        return CliRunner().invoke(app, ["search", "--db", str(db), "spray dose", "-k", "4", "--json", "-", *args])
+
+    def said(r) -> str:
+        return " ".join(r.stderr.split())
+    full = json.loads(search().stdout)
+    budget = full[0]["chunk"]["tokens"] + full[1]["chunk"]["tokens"]
+    r = search("--budget", str(budget))
+    assert r.exit_code == 0 and r.stderr == "", r.output
+    got = json.loads(r.stdout)
+    assert [h["chunk"]["id"] for h in got] == [h["chunk"]["id"] for h in full][:len(got)] and len(got) >= 2
+    assert sum(h["chunk"]["tokens"] for h in got) <= budget and len(json.loads(search("--budget", "1").stdout)) == 1
+    old = search("--max-tokens", str(budget))
+    assert old.exit_code == 0 and json.loads(old.stdout) == got
+    assert len(old.stderr.splitlines()) == 1 and "--max-tokens is deprecated: it is now --budget" in said(old)
+    for args, words in ((("--budget", "9", "--max-tokens", "9"), "give --budget or --max-tokens (its old name), not both"),
+                        (("--budget", "0"), "'--budget': Input should be greater than or equal to 1")):
+        r = search(*args)  # (typer's usage errors come in a box: compared without it)
+        assert r.exit_code == 2 and "".join(words.split()) in "".join(c for c in r.output if c not in "│╭╮╰╯─ \n")
+    r = search("--where", "source = 'R-data.md'")  # SQL compares the source as stored
+    assert r.exit_code == 0 and json.loads(r.stdout) == []
+    assert ("""--where "source = 'R-data.md'" matches no chunk of the index; source holds '../mydocs/R-data.md', """
+            "'notes/orange.md'") in said(r)
+    r = search("--where", "file = 'R-data.md'")
+    assert json.loads(r.stdout) and {h["chunk"]["source"] for h in json.loads(r.stdout)} == {SOURCES[0]}
+    assert r.stderr == ""
 
 
 def test_index_lists_every_bad_file_and_keeps_the_rest(docs):
@@ -130,18 +166,35 @@ def test_compare_prints_the_table_and_writes_json_misses_and_report(docs):
     assert "best:" in r.stderr and "JSON:" not in r.stderr
 
 
+def test_compare_goes_on_past_a_question_naming_a_file_not_among_the_documents(docs):
+    """A question naming a file that is not among the documents is unusable, as one whose answer
+    is nowhere: compare says so (the questions check's line and the question with its reason, and
+    the JSON's ``questions_check``) and scores it as it scores every question; it stopped before."""
+    stray = docs / "stray.yaml"
+    stray.write_text((docs / "questions.yaml").read_text(encoding="utf-8")
+                     + "- id: x\n  question: Wheat sowing date?\n  must_contain: 15 November\n  source: wheat.pdf\n",
+                     encoding="utf-8")
+    r = run("compare", str(docs / "docs"), "--questions", str(stray), "--strategies", "fixed",
+            "--out", str(docs / "out"), "--json", "-")
+    assert r.returncode == 0, r.stderr
+    assert "questions check: 6 questions against 3 documents: 5 answerable, 1 no-answer, 5 usable" in r.stderr
+    assert ("unusable: x: not found: the answer text occurs in no document; "
+            "wrong source: wheat.pdf is not among the documents read") in r.stderr
+    res = json.loads(r.stdout)
+    (x,) = [q for q in res["questions_check"]["questions"] if q["id"] == "x"]
+    assert not x["usable"] and x["wrong_source"] and x["not_found"]
+    assert res["questions"] == 5 and res["strategies"][0]["hits"] == 4  # scored: a miss
+    assert "x" in {q["id"] for q in res["strategies"][0]["misses"]}
+
+
 def test_compare_bad_inputs_name_the_file_or_line(docs):
     r = run("compare", str(docs / "docs"), "--questions", str(docs / "questions.yaml"),
             "--strategies", "fixed,parent-child:parent=blocks")
     assert r.returncode == 2 and "parent-child has no option 'parent'" in r.stderr
     bad = docs / "bad.yaml"
-    bad.write_text("- id: a\n  question: x\n- id: b\n  mustcontain: y\n", encoding="utf-8")
+    bad.write_text("- id: a\n  question: x\n- id: b\n  question: y\n  mustcontain: y\n", encoding="utf-8")
     r = run("compare", str(docs / "docs"), "--questions", str(bad), "--strategies", "fixed")
-    assert r.returncode == 2 and "bad.yaml:3: no 'question'" in r.stderr
-    stray = docs / "stray.yaml"
-    stray.write_text("- id: a\n  question: x\n  must_contain: y\n  source: wheat.pdf\n", encoding="utf-8")
-    r = run("compare", str(docs / "docs"), "--questions", str(stray), "--strategies", "fixed")
-    assert r.returncode == 2 and "stray.yaml:1: question 'a' points at 'wheat.pdf'" in r.stderr
+    assert r.returncode == 2 and "bad.yaml:5: unknown key 'mustcontain' (did you mean 'must_contain'?)" in r.stderr
     empty = docs / "emptydir"
     empty.mkdir()
     r = run("compare", str(empty), "--questions", str(docs / "questions.yaml"))

@@ -88,3 +88,33 @@ def test_inspect_errors_are_named(tmp_path):
     assert r.returncode == 2 and "no text field" in r.stderr
     r = run("--explain", "nosuch:Splitter")
     assert r.returncode == 2 and "unknown splitter" in r.stderr
+
+
+def test_the_text_the_json_and_help_say_one_overlap(tmp_path, capsys):
+    """Issue 51 point 4: recursive chunks at their defaults were printed "(no overlap configured)"
+    while the JSON said ``"overlap_asked": true``, and structure chunks "no overlap was asked for"
+    while --help gave 50. Now the text prints the JSON's ``overlap_said``, built from the overlap
+    the strategy was configured with; --help says where structure's overlap applies."""
+    import typer
+    import seamcut
+    from seamcut.cli import app
+    from seamcut.cli.render_inspect import print_inspection
+    src = tmp_path / "manual.md"
+    src.write_text("# Pests\n\n" + "".join(f"## Pest {i}\n\n" + f"Spray {i} ml per litre. " * 30 + "\n\n"
+                                           for i in range(1, 6)), encoding="utf-8")
+    doc = seamcut.read(src)
+    for strategy, asked in (("recursive", True), ("structure", False)):
+        ins = seamcut.inspect(seamcut.chunk(doc, strategy=strategy), [doc])
+        data = ins.to_json()
+        print_inspection(ins)
+        text = " ".join(capsys.readouterr().out.split())
+        assert (data["overlap_target"], data["overlap_from"], data["overlap_asked"]) == (
+            50, "strategy default", asked), strategy
+        assert f"configured 50 tokens, the {strategy} strategy's default" in data["overlap_said"]
+        assert f"({data['overlap_said']})" in text
+        assert "no overlap configured" not in text and "no overlap was asked" not in text
+    assert "as they should" in text and "block split for length" in text  # structure's
+    assert data["short_overlap_pairs"] == [] and data["missing_overlap_pairs"] == []
+    params = typer.main.get_command(app).commands["chunk"].params
+    help_ = next(p.help for p in params if "--overlap" in p.opts)
+    assert "50" in help_ and "structure and parent-child repeat it only between the pieces of a block" in help_

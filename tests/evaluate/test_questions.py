@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from seamcut.evaluate import QuestionsError, check_sources, load_questions
+from seamcut.evaluate import QuestionsError, load_questions
 from seamcut.evaluate.spans import Span
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,6 +63,16 @@ def test_chroma_style_references_are_read(tmp_path):
     ("empty.yaml", "", "no questions"),
     ("q.txt", "question: x", "unknown test-set format .txt"),
     ("notlist.yaml", "question: x\n", "expected a list"),
+    # what a test set cannot mean: a key under both its names, a key beside `questions`, a span's
+    # unknown key, a CSV column with no name or twice
+    ("both.yaml", "- {question: a, query: b}\n", "both.yaml:1: both 'question' and 'query' (another name for it)"),
+    ("both.csv", "question,must_contain,answer\nDose?,2 ml,3 ml\n", "both.csv:2: both 'must_contain' and 'answer'"),
+    ("top.yaml", "name: my set\nquestions:\n  - {question: a}\n", "top.yaml:1: unknown key 'name'"),
+    ("top.json", '{"questions": [{"question": "a"}], "version": 2}', "top.json: unknown key 'version'"),
+    ("span.yaml", "- {question: a, spans: [{source: a.txt, start: 1, end: 5, stop: 9}]}\n",
+     "span.yaml:1: a span's unknown key 'stop'"),
+    ("blank.csv", "question,,must_contain\nDose?,x,2 ml\n", "blank.csv:1: column 2 has no name"),
+    ("twice.csv", "question,source,source\nDose?,a.pdf,b.pdf\n", "twice.csv:1: column 'source' is there twice"),
 ])
 def test_malformed_files_name_the_file_and_line(tmp_path, name, text, message):
     p = tmp_path / name
@@ -81,14 +91,58 @@ def test_missing_and_undecodable_files(tmp_path):
         load_questions(p)
 
 
-def test_a_question_pointing_outside_the_corpus_is_named(tmp_path):
+KNOWN = ("answer, corpus_id, id, must_contain, page, query, question, references, source, "
+         "source_only, spans")
+
+
+@pytest.mark.parametrize("name, text, where, key, near", [
+    ("q.yaml", "- id: a\n  question: Whitefly dose?\n  must_contain: 2 ml\n- id: b\n  question: Aphid dose?\n"
+               "  must_contains: 3 ml per litre\n", "q.yaml:6", "must_contains", "must_contain"),
+    ("q.yaml", "questions:\n  - {question: Which dose, sourse: cotton.pdf}\n", "q.yaml:2", "sourse", "source"),
+    ("q.jsonl", '{"question": "Whitefly dose?"}\n\n{"question": "Aphid dose?", "Source": "a.pdf"}\n',
+     "q.jsonl:3", "Source", "source"),
+    ("q.csv", "question,must_contain,notes\nAphid dose?,3 ml,checked\n", "q.csv:1", "notes", None),
+    ("q.csv", "qestion,must_contain\nAphid dose?,3 ml\n", "q.csv:1", "qestion", "question"),
+    ("q.json", '[{"question": "a"}, {"question": "b", "pg": 4}]', "q.json: question 2", "pg", None),
+])
+def test_an_unknown_key_names_the_file_line_key_and_the_keys_known(tmp_path, name, text, where, key, near):
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    with pytest.raises(QuestionsError) as e:
+        load_questions(p)
+    msg = str(e.value)
+    what = "column" if name.endswith(".csv") else "key"
+    assert msg.startswith(f"{tmp_path / where}: unknown {what} {key!r}"), msg
+    assert (f"(did you mean {near!r}?)" in msg) == (near is not None), msg
+    assert msg.endswith(f"known {what}s: {KNOWN}"), msg
+
+
+def test_a_misspelt_must_contain_no_longer_makes_a_no_answer_question(tmp_path):
+    """``must_contains`` was left unread: the question became one no document answers, and
+    ``compare`` scored one question fewer without a word."""
     p = tmp_path / "q.yaml"
-    p.write_text("- id: a\n  question: x\n  source: cotton-manual.pdf\n"
-                 "- id: b\n  question: y\n  source: wheat-manual.pdf\n", encoding="utf-8")
-    qs = load_questions(p)
-    check_sources(qs[:1], ["examples/helpline/cotton-manual.pdf"], p)
-    with pytest.raises(QuestionsError, match=r"q.yaml:4: question 'b' points at 'wheat-manual.pdf'"):
-        check_sources(qs, ["examples/helpline/cotton-manual.pdf"], p)
+    p.write_text("- id: w\n  question: Whitefly dose?\n  must_contains: 2 ml per litre\n", encoding="utf-8")
+    with pytest.raises(QuestionsError, match=r"q.yaml:3: unknown key 'must_contains' \(did you mean 'must_contain'\?\)"):
+        load_questions(p)
+    p.write_text("- id: w\n  question: Whitefly dose?\n  must_contain: 2 ml per litre\n", encoding="utf-8")
+    (q,) = load_questions(p)
+    assert q.answerable and q.must_contain == ("2 ml per litre",)
+
+
+def test_other_names_of_a_key_are_read(tmp_path):
+    p = tmp_path / "q.jsonl"
+    p.write_text('{"query": "Dose?", "answer": "2 ml", "corpus_id": "a.txt", '
+                 '"references": [{"start_index": 1, "end_index": 4, "content": "x"}]}\n'
+                 '{"question": "Rain?", "must_contain": "", "answer": "no"}\n', encoding="utf-8")
+    one, two = load_questions(p)
+    assert (one.question, one.must_contain, one.source, one.spans) == ("Dose?", ("2 ml",), "a.txt", (Span("a.txt", 1, 4),))
+    assert two.must_contain == ("no",)  # an empty must_contain beside an answer: the answer
+
+
+def test_the_benchmarks_question_files_load():
+    """Every key the benchmarks' test sets use is known (Chroma's CSV, whose spans carry
+    ``content``: ``test_chroma_style_references_are_read``)."""
+    assert len(load_questions(ROOT / "benchmarks" / "docugami" / "questions.yaml")) == 174
 
 
 def test_source_only_is_read_from_yaml_and_csv_and_checked(tmp_path):

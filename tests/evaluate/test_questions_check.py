@@ -79,6 +79,30 @@ def test_flags_each_kind_of_problem_in_md_and_txt(tmp_path):
     assert data["questions"][1]["occurrences"][0]["pages"] == []
 
 
+def test_a_question_naming_a_file_not_read_is_unusable_with_the_reason(tmp_path):
+    """A question whose ``source``, or a span's, names a file that is not among the documents
+    read is a wrong source: unusable, the file named, whether its answer is found elsewhere, in
+    no document, or it has none (``compare`` and ``tune`` go on past it, as past every unusable
+    question; they stopped before)."""
+    from seamcut.evaluate.spans import Span
+    docs = _documents(tmp_path)
+    qs = [Question("gone", "Thrips dose?", ("2.5 ml per litre",), "wheat.pdf"),
+          Question("none", "Rain tomorrow?", (), "wheat.pdf"),
+          Question("span", "Date?", spans=(Span("notice.txt", 0, 9), Span("wheat.pdf", 3, 9))),
+          Question("read", "Date?", ("31 July",), "notice.txt", spans=(Span("notice.txt", 0, 9),))]
+    gone, none, span, read = check_questions(qs, docs).checks
+    assert gone.wrong_source and gone.not_found and not gone.usable and not gone.source_known
+    assert gone.problems() == ["not found: the answer text occurs in no document",
+                               "wrong source: wheat.pdf is not among the documents read"]
+    assert none.wrong_source and not none.usable
+    assert span.unread == ("wheat.pdf",) and not span.usable
+    assert span.problems() == ["wrong source: wheat.pdf is not among the documents read"]
+    assert read.usable and read.unread == () and read.source_known
+    data = check_questions(qs, docs).to_json()
+    assert [q["usable"] for q in data["questions"]] == [False, False, False, True]
+    assert data["counts"]["wrong_source"] == 3
+
+
 def test_the_helpline_set_against_the_helpline(helpline_documents):
     qs = load_questions(HELPLINE / "questions.yaml")
     report = check_questions(qs, helpline_documents)

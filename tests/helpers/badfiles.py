@@ -5,7 +5,7 @@ committed: bombs are a few KiB to a few MiB on disk and inflate to ``scale`` tim
 when read (``scale=1``: small-but-real, for the test suite; the benchmark passes a larger one).
 ``make_all(folder, scale)`` writes every kind and returns ``{kind: [paths]}``.
 
-The 92 damaged PDFs of qpdf's test suite (``../shared/data/badpdf``) are one kind among them,
+The 92 damaged PDFs of qpdf's test suite (``tests/data/badpdf``) are one kind among them,
 copied in as they are.
 """
 from __future__ import annotations

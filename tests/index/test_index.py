@@ -2,11 +2,15 @@
 words in full-text search, and parent-child grouping; with the real default embedding model."""
 from __future__ import annotations
 
+import os
+
 import pytest
 
 import seamcut
 from seamcut.pipeline.corpus import read_corpus
-from seamcut.index import Index, IndexConfigError, remove_index
+from seamcut.errors import ConfigError
+from seamcut.index import Filter, Index, IndexConfigError, remove_index
+from tests.helpers.named_index import SOURCES, named_index
 from tests.helpers.small_docs import ORANGE, write_docs
 
 
@@ -47,6 +51,60 @@ def test_build_search_and_filter(tmp_path, corpus):
     assert hits and all(h.chunk.metadata["crop"] == "orange" for h in hits)
     assert all(h.chunk.metadata["year"] >= 2025 for h in ix.search("seed", 4, where="year >= 2025"))
     assert ix.search("cotton", 3, where="crop = 'wheat'") == []
+
+
+def test_a_budget_of_tokens_and_its_old_name(tmp_path):
+    """``budget``: tokens of the model the results hold together; ``max_tokens``, its old name,
+    still works for a release with a DeprecationWarning pointed at the caller; both: refused."""
+    ix = named_index(tmp_path / "db")
+    full = ix.search("spray dose", 4)
+    budget = full[0].chunk.tokens + full[1].chunk.tokens
+    got = ix.search("spray dose", 4, budget=budget)
+    assert [h.chunk.id for h in got] == [h.chunk.id for h in full][:len(got)] and len(got) >= 2
+    assert sum(h.chunk.tokens for h in got) <= budget and len(ix.search("spray dose", 4, budget=1)) == 1
+    with pytest.warns(DeprecationWarning, match="max_tokens is deprecated: it is now budget") as caught:
+        old = ix.search("spray dose", 4, max_tokens=budget)
+    assert old == got and caught[0].filename == __file__
+    with pytest.warns(DeprecationWarning) as caught:
+        assert ix.search_state("spray dose", 4, max_tokens=budget)[0] == got
+    assert caught[0].filename == __file__
+    with pytest.raises(ConfigError, match="give budget or max_tokens"):
+        ix.search("spray dose", 4, budget=budget, max_tokens=budget)
+
+
+def test_a_source_filter_names_a_file_as_stored_by_its_name_or_by_its_path(tmp_path):
+    """A file given as ``../mydocs/R-data.md`` is stored so; a filter on ``source`` finds it by
+    that, by its file name, by its path's last parts or by its absolute path; not by a part of a
+    name."""
+    ix = named_index(tmp_path / "db")
+    cotton, orange = SOURCES
+
+    def sources(*filters):
+        return {h.chunk.source for h in ix.search("spray dose", 10, filters=list(filters))}
+    for named in (cotton, "R-data.md", "mydocs/R-data.md", "./mydocs/R-data.md", os.path.abspath(cotton)):
+        assert sources(Filter("source", "eq", named)) == {cotton}, named
+    assert sources(Filter("source", "eq", "orange.md")) == {orange}
+    assert sources(Filter("source", "in", ["R-data.md", "notes/orange.md"])) == {cotton, orange}
+    assert sources(Filter("source", "ne", "R-data.md")) == {orange}
+    assert sources(Filter("source", "eq", "data.md")) == set()  # a part of a name is not a name
+    assert sources(Filter("file", "eq", "R-data.md")) == {cotton}  # the file name's own field
+
+
+def test_a_filter_that_matches_no_value_is_said_with_values_the_field_holds(tmp_path):
+    ix = named_index(tmp_path / "db")
+    assert ix.search("spray dose", 4, filters=[Filter("source", "eq", "R-data.pdf")]) == []
+    assert ix.unmatched([Filter("source", "eq", "R-data.pdf")]) == [
+        "source = 'R-data.pdf' matches no chunk of the index; source holds '../mydocs/R-data.md', "
+        "'notes/orange.md'"]
+    assert ix.unmatched([Filter("file", "in", ["R-data.pdf"])]) == [
+        "file IN ['R-data.pdf'] matches no chunk of the index; file holds 'R-data.md', 'orange.md'"]
+    said = ix.unmatched(where="source = 'R-data.md' AND file = 'R-data.md'")  # SQL: a source as stored
+    assert said == ['"source = \'R-data.md\' AND file = \'R-data.md\'" matches no chunk of the index; source holds '
+                    "'../mydocs/R-data.md', 'notes/orange.md'; file holds 'R-data.md', 'orange.md'"]
+    assert ix.unmatched([Filter("source", "eq", "R-data.md"), Filter("source", "eq", "orange.md")]) == [
+        "each filter matches some chunks, but no chunk matches them all together"]
+    assert ix.unmatched([Filter("source", "eq", "R-data.md")]) == []
+    assert ix.unmatched(where="file = 'orange.md'") == []
 
 
 def test_vector_search_in_memory_matches_the_lancedb_scan(tmp_path, corpus):
@@ -188,7 +246,7 @@ def test_parent_child_returns_each_parent_once_with_its_children(tmp_path, corpu
     assert hits[0].children and all(ch.parent_id == hits[0].chunk.id for ch in hits[0].children)
     assert all(ch.start >= hits[0].chunk.start and ch.end <= hits[0].chunk.end for ch in hits[0].children)
     budget = hits[0].chunk.tokens
-    assert len(ix.search("whitefly aphids cotton dose per litre", 3, max_tokens=budget)) == 1
+    assert len(ix.search("whitefly aphids cotton dose per litre", 3, budget=budget)) == 1
 
 
 NUTRIENTS = """# Nutrient guide

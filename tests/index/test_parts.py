@@ -82,3 +82,44 @@ def test_matrix_nearest_is_the_exact_cosine_order():
     assert [s for _, s in got] == pytest.approx(sorted(sims, reverse=True)[:5], abs=1e-6)
     assert len(m.nearest(q, 80)) == 50
     assert fits(1000, 384, 1000 * 384 * 4) and not fits(1001, 384, 1000 * 384 * 4) and not fits(1, 0)
+
+
+def test_sources_named_by_name_path_or_absolute_path():
+    import os
+
+    from seamcut.index.filters import sources_named
+    held = {"../mydocs/R-data.pdf": os.path.abspath("../mydocs/R-data.pdf"), "b/R-data.pdf": "/srv/b/R-data.pdf",
+            "c\\d\\x.pdf": "/w/c/d/x.pdf"}
+    assert sources_named("../mydocs/R-data.pdf", held) == ["../mydocs/R-data.pdf"]  # as stored
+    assert sources_named("R-data.pdf", held) == ["../mydocs/R-data.pdf", "b/R-data.pdf"]  # every file of the name
+    assert sources_named("mydocs/R-data.pdf", held) == sources_named("./mydocs/R-data.pdf", held) == [
+        "../mydocs/R-data.pdf"]
+    assert sources_named("/srv/b/R-data.pdf", held) == ["b/R-data.pdf"]  # the same file, absolute
+    assert sources_named("d/x.pdf", held) == ["c\\d\\x.pdf"]  # a Windows path's parts
+    assert sources_named("data.pdf", held) == sources_named("", held) == sources_named(".", held) == []
+
+
+def test_a_field_of_many_values_is_said_by_the_nearest_few():
+    from seamcut.index.filters import Filter
+    from seamcut.index.unmatched import unmatched
+
+    class Held:  # a View's answers, without LanceDB
+        def __contains__(self, name):
+            return True
+
+        def filter_fields(self):
+            return {"crop": "text", "year": "integer"}
+
+        def structured(self, filters):
+            return " AND ".join(f"{f.field}={f.value}" for f in filters)
+
+        def matches(self, where):
+            return 0
+
+        def values(self, field):
+            return [2019, 2026] if field == "year" else sorted(f"crop{i:02}" for i in range(40)) + ["cotton", "wheat"]
+    said = unmatched(Held(), [Filter("crop", "eq", "Cotton"), Filter("crop", "eq", "weat"), Filter("year", "gt", 2030)])
+    assert said[0] == "crop = 'Cotton' matches no chunk of the index; crop holds e.g. 'cotton' (of 42 values)"
+    assert said[1].startswith("crop = 'weat' matches no chunk of the index; crop holds e.g. 'wheat', ")  # nearest first
+    assert said[1].count(", '") == 4 and said[1].endswith(" (of 42 values)")  # five of them
+    assert said[2] == "year > 2030 matches no chunk of the index; year holds 2019 to 2026"

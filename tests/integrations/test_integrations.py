@@ -75,3 +75,32 @@ def test_llamaindex_node_parser_gives_seamcut_chunks_and_offsets():
         assert n.get_content(MetadataMode.EMBED).endswith(c.text.strip())  # LlamaIndex strips
         assert "chunk_id" not in n.get_content(MetadataMode.EMBED)
     assert nodes[1].relationships[NodeRelationship.PREVIOUS].node_id == nodes[0].node_id
+
+
+# -- the retrievers' search -----------------------------------------------------------------------
+
+def test_the_search_sends_a_service_the_budget_by_its_name(monkeypatch):
+    """``budget`` (tokens of the model the results hold together) goes to ``seamcut serve`` as
+    ``budget``; ``max_tokens``, its old name, still works with a DeprecationWarning at the caller."""
+    import io
+    import json
+    import urllib.request
+
+    from seamcut.errors import ConfigError
+    from seamcut.integrations.search import SeamcutSearch
+    sent = []
+
+    def urlopen(req, timeout):
+        sent.append(json.loads(req.data))
+        return io.BytesIO(b'{"results": [], "state": null, "request_id": "r", "warnings": []}')
+    monkeypatch.setattr(urllib.request, "urlopen", urlopen)
+    assert SeamcutSearch(url="http://127.0.0.1:1", budget=300).results("dose") == []
+    with pytest.warns(DeprecationWarning, match="max_tokens is deprecated") as caught:
+        old = SeamcutSearch(url="http://127.0.0.1:1", max_tokens=300)
+    assert caught[0].filename == __file__
+    old.results("dose")
+    SeamcutSearch(url="http://127.0.0.1:1").results("dose")
+    assert [s.get("budget") for s in sent] == [300, 300, None]
+    assert not any("max_tokens" in s for s in sent) and "budget" not in sent[2]  # an older service takes it
+    with pytest.raises(ConfigError, match="give budget or max_tokens"):
+        SeamcutSearch(url="http://127.0.0.1:1", budget=1, max_tokens=1)

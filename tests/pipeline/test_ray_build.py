@@ -29,6 +29,7 @@ from seamcut.pipeline.run import build_index
 from tests.helpers.badfiles import huge_text, pdf_file, stream
 from tests.helpers.build_runs import INDEX, flores_docs, index_rows, start_index
 from tests.helpers.data import HELPLINE
+from tests.helpers.optional import need_torch
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -92,7 +93,7 @@ def _same_rows(db: Path, reference: Path) -> None:
 
 @pytest.mark.slow
 def test_e5_torch_in_the_actors_gives_the_local_e5_torch_rows(runtime, tmp_path):
-    pytest.importorskip("torch", reason="e5-torch needs torch")
+    need_torch()
     files = [HELPLINE / "crop-insurance-2024.pdf", HELPLINE / "orange-manual.pdf"]  # small, no OCR
     cache = tmp_path / "parsed"
     _, local = _build(tmp_path / "local", files, "local", cache, model="e5-torch")

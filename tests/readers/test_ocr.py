@@ -14,6 +14,7 @@ import pytest
 
 from seamcut.errors import InputError
 
+from tests.helpers.data import DATA
 from tests.helpers.levenshtein import levenshtein
 
 pytest.importorskip("pytesseract")
@@ -27,7 +28,6 @@ from seamcut.readers.ocr import (LINE_HEIGHT, OcrPage, line_height, ocr_page, oc
 if shutil.which("tesseract") is None:
     pytest.skip("tesseract is not installed (scripts/setup.sh)", allow_module_level=True)
 
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 OCR_PDF = DATA / "pdfs" / "docling" / "ocr" / "ocr_test.pdf"
 OCR_TRUTH = DATA / "pdfs" / "docling" / "ocr" / "groundtruth" / "ocr_test.nemotron_ocr.full_page.md"
 
@@ -62,7 +62,7 @@ def test_levenshtein() -> None:
 @pytest.fixture(scope="module")
 def english_page() -> tuple[Image.Image, str]:
     if not OCR_PDF.is_file() or not OCR_TRUTH.is_file():
-        pytest.skip(f"shared data missing: {OCR_PDF}")
+        pytest.skip(f"test data missing: {OCR_PDF}")
     pdfium = pytest.importorskip("pypdfium2")
     pdf = pdfium.PdfDocument(str(OCR_PDF))
     image = pdf[0].render(scale=300 / 72).to_pil()

@@ -1,4 +1,4 @@
-"""The born-digital PDF reader on real files from ../shared/data/pdfs and on broken inputs."""
+"""The born-digital PDF reader on real files from tests/data/pdfs and on broken inputs."""
 from __future__ import annotations
 
 import re
@@ -14,8 +14,9 @@ from seamcut.readers.pdf import garble_score, is_garbled, join_lines, read_pdf
 
 from tests.helpers.badfiles import pdf_file as _pdf_file
 from tests.helpers.badfiles import stream as _stream
+from tests.helpers.data import DATA, filing_page
 
-PDFS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "pdfs"
+PDFS = DATA / "pdfs"
 
 
 def pdf(rel: str) -> Path:
@@ -140,10 +141,10 @@ def test_a_centred_heading_above_left_aligned_text_is_read_first():
                           ) == ["table above", "heading", "text", "table below"]
 
 
-def test_microsofts_note_headings_come_before_their_text(data_dir):
+def test_microsofts_note_headings_come_before_their_text():
     from tests.helpers.pdf_page import page_blocks
 
-    blocks = page_blocks(data_dir / "docugami-10q/docs/2023 Q1 MSFT.pdf", 16)
+    blocks = page_blocks(*filing_page("2023 Q1 MSFT", 16))
     lines = [" ".join(b.lines) for b in blocks if not b.rows]
     assert lines.index("NOTE 6 — INVENTORIES") + 1 == lines.index("The components of inventories were as follows:")
     assert lines.index("NOTE 7 — BUSINESS COMBINATIONS") + 1 == lines.index("Nuance Communications, Inc.")
@@ -170,7 +171,7 @@ def test_running_header_and_page_numbers_are_furniture():
 def test_a_footer_set_right_under_a_short_page_is_furniture_where_it_repeats():
     # Apple's 10-Qs set "Apple Inc. | Q3 2023 Form 10-Q | 5" in three parts right under the page's
     # text, often half-way down the page: outside the bottom band, it was read as body text
-    doc = read_pdf(PDFS.parent / "docugami-10q" / "docs" / "2023 Q3 AAPL.pdf")
+    doc = read_pdf(DATA / "docugami-10q" / "docs" / "2023 Q3 AAPL.pdf")
     footers = [f for f in doc.metadata["furniture"] if "Q3 2023 Form 10-Q" in f["text"]]
     assert len(footers) >= 20
     assert {f["kind"] for f in footers} <= {"page_footer", "page_header"}

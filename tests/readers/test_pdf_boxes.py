@@ -12,10 +12,10 @@ import pytest
 
 from seamcut.readers.pdf import read_pdf
 from seamcut.readers.pdf.hyphenation import join_line_spans, join_lines
-from tests.helpers.data import HELPLINE
+from tests.helpers.data import DATA, HELPLINE
 
 ROOT = Path(__file__).resolve().parents[2]
-PDFS = ROOT.parent / "shared" / "data" / "pdfs"
+PDFS = DATA / "pdfs"
 #: born-digital PDFs in Latin script (pdfium's text order is the reading order's, word by word);
 #: senate-expenditures' pages are turned 90 degrees (/Rotate)
 LATIN = [HELPLINE / "cotton-manual.pdf", HELPLINE / "crop-insurance-2026.pdf",

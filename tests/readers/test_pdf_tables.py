@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers.data import filing_page
 from tests.helpers.pdf_page import page_blocks
 
 
@@ -22,8 +23,8 @@ def _table_rows(path: Path, index: int) -> list[tuple[str, ...]]:
 
 
 @pytest.fixture(scope="module")
-def nvda_page_11(data_dir: Path) -> list[tuple[str, ...]]:
-    return _table_rows(data_dir / "docugami-10q/docs/2022 Q3 NVDA.pdf", 10)
+def nvda_page_11() -> list[tuple[str, ...]]:
+    return _table_rows(*filing_page("2022 Q3 NVDA", 10))
 
 
 def test_a_letter_spaced_header_across_three_cells_is_one_cell(nvda_page_11) -> None:
@@ -43,10 +44,10 @@ def test_a_word_across_a_cell_spanning_two_rows_is_read_whole(nvda_page_11) -> N
     assert "ept" not in cells and "(In millions, exc" not in cells
 
 
-def test_a_total_and_the_heading_under_it_are_two_rows(data_dir: Path) -> None:
+def test_a_total_and_the_heading_under_it_are_two_rows() -> None:
     # Microsoft rules off a total's figures with a double line but leaves the label column
     # unruled: "Total" and the next section's heading "Operating Income" stood in one cell
-    rows = _table_rows(data_dir / "docugami-10q/docs/2023 Q3 MSFT.pdf", 26)
+    rows = _table_rows(*filing_page("2023 Q3 MSFT", 26))
     labels = [r[0] for r in rows]
     assert "Total Operating Income" not in labels and "Total\nOperating Income" not in labels
     total = labels.index("Total")
@@ -54,17 +55,17 @@ def test_a_total_and_the_heading_under_it_are_two_rows(data_dir: Path) -> None:
     assert labels[total + 1] == "Operating Income" and not any(rows[total + 1][1:])
 
 
-def test_figure_columns_ruled_apart_from_their_labels_read_as_one_table(data_dir: Path) -> None:
+def test_figure_columns_ruled_apart_from_their_labels_read_as_one_table() -> None:
     # Intel rules each figure column of its statements on its own and leaves the labels unruled:
     # the four narrow "tables" are left to the layout, which finds the statement as one table
-    rows = _table_rows(data_dir / "docugami-10q/docs/2022 Q3 INTC.pdf", 4)
+    rows = _table_rows(*filing_page("2022 Q3 INTC", 4))
     by_label = {r[0]: " ".join(r[1:]) for r in rows}
     assert "15,338" in by_label["Net revenue"] and "58,496" in by_label["Net revenue"]
     assert "(175)" in by_label["Operating income (loss)"]
     assert not any(r[0] in ("$", "15,338 8,803") for r in rows)
 
 
-def test_a_ruled_table_of_figures_with_no_labels_beside_it_stays(data_dir: Path) -> None:
+def test_a_ruled_table_of_figures_with_no_labels_beside_it_stays() -> None:
     # the same test keeps a small ruled table whose labels are inside its rules
-    rows = _table_rows(data_dir / "docugami-10q/docs/2023 Q3 MSFT.pdf", 26)
+    rows = _table_rows(*filing_page("2023 Q3 MSFT", 26))
     assert any(r[0] == "United States (a)" and "28,812" in r for r in rows)

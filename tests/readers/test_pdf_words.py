@@ -13,6 +13,8 @@ import pytest
 
 from seamcut.readers.pdf.words import Word, pdfium_words, words_text
 
+from tests.helpers.data import DATA, filing_page
+
 
 def _page_text(path: Path, index: int) -> str:
     import pypdfium2 as pdfium
@@ -32,21 +34,21 @@ def test_words_text_puts_no_space_before_a_glued_word() -> None:
     assert words_text(words[2:]) == "7.5 billion"  # a glued word first has nothing to glue to
 
 
-@pytest.mark.parametrize("name, index, want, not_want", [
-    ("docugami-10q/docs/2023 Q3 MSFT.pdf", 21, "not yet commenced of $7.5 billion", "$ 7.5"),
-    ("docugami-10q/docs/2022 Q3 AAPL.pdf", 1, "as of July 15, 2022.", "2022 ."),
-    ("pdfs/docling/redp5110_sampled.pdf", 4, "Center 1", "Center1"),
+@pytest.mark.parametrize("page, want, not_want", [
+    (("2023 Q3 MSFT", 21), "not yet commenced of $7.5 billion", "$ 7.5"),
+    (("2022 Q3 AAPL", 1), "as of July 15, 2022.", "2022 ."),
+    ((DATA / "pdfs" / "docling" / "redp5110_sampled.pdf", 4), "Center 1", "Center1"),
 ])
-def test_words_cut_by_style_read_as_the_page_shows_them(data_dir: Path, name: str, index: int, want: str,
+def test_words_cut_by_style_read_as_the_page_shows_them(page: tuple[str | Path, int], want: str,
                                                           not_want: str) -> None:
-    text = _page_text(data_dir / name, index)
+    text = _page_text(*(filing_page(*page) if isinstance(page[0], str) else page))
     assert want in text
     assert not_want not in text
 
 
-def test_a_table_keeps_its_dollar_column_apart(data_dir: Path) -> None:
+def test_a_table_keeps_its_dollar_column_apart() -> None:
     # the "$" of a financial table's cell stands well left of its figure: two words, a space between
-    text = _page_text(data_dir / "docugami-10q/docs/2023 Q3 MSFT.pdf", 21)
+    text = _page_text(*filing_page("2023 Q3 MSFT", 21))
     assert "$ 15,435" in text and "$15,435" not in text
 
 
@@ -88,7 +90,7 @@ def test_an_overprint_for_fake_bold_is_read_once(tmp_path: Path) -> None:
     assert text == "Bold type for x x"
 
 
-def test_amazons_italic_ff_is_read_as_the_page_shows_it(data_dir: Path) -> None:
-    text = _page_text(data_dir / "docugami-10q/docs/2023 Q3 AMZN.pdf", 29)
+def test_amazons_italic_ff_is_read_as_the_page_shows_it() -> None:
+    text = _page_text(*filing_page("2023 Q3 AMZN", 29))
     assert "Effect of Foreign Exchange Rates" in text
     assert "Ef ect" not in text

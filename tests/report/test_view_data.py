@@ -118,7 +118,7 @@ def test_structure_chunks_are_not_flagged_for_sharing_nothing():
     assert ins.overlap_asked is False and len(ins.zero_overlap_pairs) == len(ins.pairs) > 3
     assert ins.missing_overlap_pairs == ()
     page = render_inspection(ins)
-    assert "no overlap asked for" in page and 'class="bad">' not in page.split("Overlap between")[1].split("<h2>")[0]
+    assert "repeated only between the pieces of a block split for length" in page and 'class="bad">' not in page.split("Overlap between")[1].split("<h2>")[0]
     # recursive at its defaults asks for 50 tokens: its fingerprint says so
     recursive = seamcut.chunk(doc, strategy="recursive")
     assert inspect_chunks(recursive, sources=[doc]).overlap_asked is True

@@ -18,7 +18,7 @@ import pytest
 
 from seamcut.pipeline.corpus import Limits, read_corpus
 
-from tests.helpers.badfiles import KINDS, make_all, many_pages
+from tests.helpers.badfiles import BADPDF, KINDS, make_all, many_pages
 
 ROOT = Path(__file__).resolve().parents[2]
 SCALE = int(os.environ.get("SEAMCUT_BADFILES_SCALE", "1"))
@@ -32,8 +32,8 @@ ENV = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": os.pathsep.join(
 
 @pytest.fixture(scope="module")
 def bad(tmp_path_factory) -> dict[str, list[Path]]:
-    if not any((ROOT.parent / "shared" / "data" / "badpdf").glob("*.pdf")):
-        pytest.skip("../shared/data/badpdf is missing")
+    if not any(BADPDF.glob("*.pdf")):
+        pytest.skip(f"{BADPDF} is missing")
     return make_all(tmp_path_factory.mktemp("badfiles"), SCALE)
 
 

@@ -72,6 +72,12 @@ def test_structured_filters(client):
     assert got and all(h["chunk"]["metadata"]["year"] >= 2025 for h in got)
     r = client.post("/search", json={"query": "cotton", "filters": [{"field": "crop", "value": "wheat"}]})
     assert r.status_code == 200 and r.json()["results"] == []
+    assert r.json()["warnings"] == ["crop = 'wheat' matches no chunk of the index; crop holds 'cotton', "
+                                    "'orange', 'soybean'"]  # said, not silently nothing
+    r = client.post("/search", json={"query": "spray", "k": 10, "filters": [{"field": "source", "value": "cotton.md"}]})
+    got = r.json()  # a file indexed by its absolute path, named by its file name
+    assert got["results"] and {Path(h["chunk"]["source"]).name for h in got["results"]} == {"cotton.md"}
+    assert got["warnings"] == []
     stats = client.get("/stats").json()
     assert stats["fields"]["crop"] == "text" and stats["fields"]["year"] == "integer"
     assert {"source", "file", "language", "page_start", "heading"} <= set(stats["fields"])
@@ -93,6 +99,8 @@ def test_structured_filters(client):
     ({"query": "x", "filters": [{"field": "year", "value": "2025"}]}, 400, "holds integer values, not '2025'"),
     ({"query": "x", "filters": [{"field": "year", "op": "in", "value": 2025}]}, 400, "a list of 1 to 100"),
     ({"query": "x", "max_tokens": 0}, 422, "greater than or equal to 1"),
+    ({"query": "x", "budget": 0}, 422, "greater than or equal to 1"),
+    ({"query": "x", "budget": 9, "max_tokens": 9}, 422, "give budget or max_tokens (its old name, deprecated), not both"),
 ])
 def test_bad_requests_get_a_4xx_with_the_reason(client, body, status, reason):
     r = client.post("/search", json=body)
@@ -113,11 +121,19 @@ def test_budget_of_tokens(client):
     full = client.post("/search", json={"query": "spray dose", "k": 4}).json()["results"]
     tokens = [h["chunk"]["tokens"] for h in full]
     budget = tokens[0] + tokens[1]
-    got = client.post("/search", json={"query": "spray dose", "k": 4, "max_tokens": budget}).json()["results"]
+    r = client.post("/search", json={"query": "spray dose", "k": 4, "budget": budget}).json()
+    got = r["results"]
     assert [h["chunk"]["id"] for h in got] == [h["chunk"]["id"] for h in full][:len(got)]
-    assert len(got) >= 2 and sum(h["chunk"]["tokens"] for h in got) <= budget
-    one = client.post("/search", json={"query": "spray dose", "k": 4, "max_tokens": 1}).json()["results"]
+    assert len(got) >= 2 and sum(h["chunk"]["tokens"] for h in got) <= budget and r["warnings"] == []
+    one = client.post("/search", json={"query": "spray dose", "k": 4, "budget": 1}).json()["results"]
     assert len(one) == 1  # the first always comes
+    # its old name, for a release: the same results, and a warning in the answer
+    old = client.post("/search", json={"query": "spray dose", "k": 4, "max_tokens": budget}).json()
+    assert old["results"] == got
+    assert old["warnings"] == ["max_tokens is deprecated: send budget (the same tokens); max_tokens goes in a "
+                               "coming release"]
+    schema = client.get("/openapi.json").json()["components"]["schemas"]["SearchIn"]["properties"]
+    assert schema["max_tokens"]["deprecated"] is True and "deprecated" not in schema["budget"]
 
 
 def test_api_key(db):
@@ -219,11 +235,20 @@ def test_the_retrievers_return_what_seamcut_search_does(db):
     assert doc.page_content == top.chunk.text and doc.metadata["heading_path"] == list(top.chunk.heading_path)
     assert doc.metadata["crop"] == "cotton" and doc.metadata["rank"] == 1 and doc.metadata["score"] == top.score
     only = [{"field": "crop", "op": "eq", "value": "orange"}]
-    want = _ids(ix.search("when should I spray?", 4, filters=[Filter("crop", "eq", "orange")], max_tokens=200))
-    assert [d.metadata["chunk_id"] for d in LangChainRetriever(db=db, filters=only, max_tokens=200).invoke(
+    want = _ids(ix.search("when should I spray?", 4, filters=[Filter("crop", "eq", "orange")], budget=200))
+    assert [d.metadata["chunk_id"] for d in LangChainRetriever(db=db, filters=only, budget=200).invoke(
         "when should I spray?")] == want
-    assert [n.node.id_ for n in LlamaIndexRetriever(db=db, filters=only, max_tokens=200).retrieve(
+    assert [n.node.id_ for n in LlamaIndexRetriever(db=db, filters=only, budget=200).retrieve(
         "when should I spray?")] == want
+    # budget's old name, for a release: warned at the caller
+    with pytest.warns(DeprecationWarning, match="max_tokens is deprecated") as caught:
+        old = [LangChainRetriever(db=db, filters=only, max_tokens=200),
+               LlamaIndexRetriever(db=db, filters=only, max_tokens=200)]
+    assert [w.filename for w in caught] == [__file__, __file__]
+    assert [d.metadata["chunk_id"] for d in old[0].invoke("when should I spray?")] == want
+    assert [n.node.id_ for n in old[1].retrieve("when should I spray?")] == want
+    with pytest.raises(ValueError, match="give budget or max_tokens"):
+        LangChainRetriever(db=db, budget=200, max_tokens=200)
     with pytest.raises(ValueError, match="one of db"):  # pydantic wraps ConfigError (a ValueError)
         LangChainRetriever(k=2)
 

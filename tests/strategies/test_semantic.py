@@ -35,7 +35,7 @@ def sentences_of(name: str, n: int) -> list[str]:
 def stitched() -> list[tuple[str, list[int]]]:
     """Documents stitched from blocks of 8 sentences of unrelated corpora, with the stitches."""
     if not DATA.is_dir():
-        pytest.skip("shared data missing")
+        pytest.skip(f"test data not found at {DATA}")
     topics = [sentences_of(n, 24) for n in ("pubmed.md", "finance.md", "state_of_the_union.md",
                                               "wikitexts.md")]
     docs = []

@@ -145,7 +145,7 @@ def test_semantic_in_windows(text, window):
 def _prose_paragraphs() -> list[str]:
     path = DATA / "prose" / "000.txt"
     if not path.is_file():
-        pytest.skip(f"shared data not found at {path}")
+        pytest.skip(f"test data not found at {path}")
     paras = [re.sub(r"\s+", " ", p).strip() for p in path.read_text(encoding="utf-8").split("\n\n")]
     return [p for p in paras if 600 < len(p) < 2500]
 

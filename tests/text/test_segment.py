@@ -1,6 +1,6 @@
 """Tests for seamcut.text (sentence and paragraph boundaries).
 
-FLORES-200 dev data (Meta, CC BY-SA 4.0) is read from ../shared/data/flores200
+FLORES-200 dev data (Meta, CC BY-SA 4.0) is read from tests/data/flores200
 relative to the project root; those tests are skipped when it is absent.
 """
 
@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 from seamcut.text import paragraph_breaks, paragraph_spans, sentence_breaks, sentence_spans
 from seamcut.text.space import SPACE_SET, is_blank, strip_space
 
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+from tests.helpers.data import DATA
+
 FLORES = DATA / "flores200"
 PROSE = DATA / "prose" / "000.txt"
 
@@ -38,7 +39,7 @@ def _flores(lang: str) -> tuple[str, list[int], set[int]]:
     """Joined text, expected break offsets, offsets that count as 'a line end'."""
     path = FLORES / f"{lang}.dev"
     if not path.is_file():
-        pytest.skip(f"FLORES-200 data not found at {path} (expected ../shared/data)")
+        pytest.skip(f"FLORES-200 data not found at {path} (expected tests/data)")
     lines = [ln for ln in path.read_text(encoding="utf-8").split("\n") if ln.strip()]
     text = " ".join(lines)
     expected: list[int] = []

@@ -58,7 +58,7 @@ def test_words_and_chars():
         unit_sizer("bytes")
 
 
-@pytest.mark.skipif(not DATA.is_dir(), reason="shared data missing")
+@pytest.mark.skipif(not DATA.is_dir(), reason=f"test data not found at {DATA}")
 @pytest.mark.parametrize("lang", ["eng_Latn", "hin_Deva", "mar_Deva"])
 def test_e5_span_estimates_match_real_counts_or_ask_for_one(lang):
     """The document measure either gives the model's exact count for a sentence span or says the

@@ -10,6 +10,8 @@ from typing import Annotated, Optional
 import typer
 
 from ..api import chunk as chunk_document
+from ..chunks_jsonl import write_document
+from ..strategies import DEFAULT_STRATEGY
 from ..strategies.held import held_reports
 from ..errors import InputError
 from .errors import fail, on_error
@@ -25,18 +27,20 @@ class Format(str, Enum):
 
 def chunk_command(
     paths: Paths,
-    cutting: StrategyFlags = StrategyFlags("recursive"),
+    cutting: StrategyFlags = StrategyFlags(DEFAULT_STRATEGY),
     within_paragraph: Annotated[bool, typer.Option(
         "--within-paragraph", help="recursive: join pieces only inside one paragraph.")] = False,
     reading: ReadFlags = ReadFlags(),
     out: Annotated[Optional[Path], typer.Option(
-        "--out", "-o", help="Write JSONL here (default: standard output).")] = None,
+        "--out", "-o", help="Write JSONL here (default: standard output): a line per document, "
+                            "then a line per chunk of it.")] = None,
 ) -> None:
-    """Cut documents into chunks: one JSON object per chunk per line, with every Chunk field."""
+    """Cut documents into chunks, as JSON lines: each document's line (its metadata, once), then
+    one line per chunk of it with every Chunk field (docs/strategies.md)."""
     name, options = cutting.resolve()
     if within_paragraph:
         if name != "recursive":
-            fail("--within-paragraph applies to the recursive strategy only")
+            fail("--within-paragraph applies to the recursive strategy only: add --strategy recursive")
         options["within_paragraph"] = True
     from ..pipeline.corpus import read_corpus
     corpus = read_corpus(paths, options=reading.options(), catalog=reading.load_catalog())
@@ -51,8 +55,7 @@ def chunk_command(
             with held_reports() as held:
                 chunks = chunk_document(doc, strategy=name, **options)  # a bad config: the same for every file
             notes.extend(held)
-            for c in chunks:
-                sink.write(json.dumps(c.to_dict(), ensure_ascii=False) + "\n")
+            write_document(sink, doc, chunks)
             stats.append((doc.source, [c.tokens for c in chunks]))
     finally:
         if out:

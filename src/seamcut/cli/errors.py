@@ -1,7 +1,7 @@
 """The one error path of the command line: an expected error becomes ``error: MESSAGE`` on
-standard error and an exit status (2: the command cannot go on; 1: ``read`` could not read its
-file); any other exception is a bug: its traceback, a line that says so, and exit status 70
-(``EX_SOFTWARE``)."""
+standard error (one line where that is not a terminal: ``render.print_error``) and an exit
+status (2: the command cannot go on; 1: ``read`` could not read its file); any other exception
+is a bug: its traceback, a line that says so, and exit status 70 (``EX_SOFTWARE``)."""
 from __future__ import annotations
 
 import functools
@@ -15,7 +15,7 @@ from typer.exceptions import TyperException
 from rich.markup import escape
 
 from ..errors import SeamcutError
-from .render import err
+from .render import print_error
 
 #: what a command stops on with a message instead of a traceback: seamcut's expected failures
 #: (a bad option, setting or file raises a SeamcutError naming it) and what the machine refuses
@@ -29,7 +29,7 @@ BUG = 70
 
 def fail(message: str, code: int = 2) -> NoReturn:
     """Print ``error: message`` on standard error and exit with ``code``."""
-    err.print(f"[red]error:[/] {escape(message)}")
+    print_error(f"[red]error:[/] {escape(message)}")
     raise typer.Exit(code)
 
 
@@ -54,7 +54,7 @@ def reported(command: Callable[..., Any], *kinds: type[BaseException]) -> Callab
             raise
         except Exception as exc:  # noqa: BLE001 - anything not expected is a bug, said so
             traceback.print_exc(file=sys.stderr)
-            err.print(f"[red]bug:[/] {escape(type(exc).__name__)} is not an error seamcut expects: this "
-                      "is a bug in seamcut; please report it with the traceback above")
+            print_error(f"[red]bug:[/] {escape(type(exc).__name__)} is not an error seamcut expects: this "
+                        "is a bug in seamcut; please report it with the traceback above")
             raise typer.Exit(BUG) from exc
     return run

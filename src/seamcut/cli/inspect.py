@@ -32,7 +32,9 @@ def inspect_command(
         "--size", help="The size the chunks were made with, in --unit (tokens include special "
                        "tokens).")] = None,
     overlap: Annotated[Optional[int], typer.Option(
-        "--overlap", help="The overlap they were made with, in --unit.")] = None,
+        "--overlap", help="The overlap they were made with, in --unit (default: for seamcut "
+                          "chunks cut at their strategy's defaults, that default; else not "
+                          "stated).")] = None,
     unit: Annotated[Unit, typer.Option(
         "--unit", help="Unit of --size and --overlap: tokens (the model's), words or chars.")] = Unit.tokens,
     json_out: JsonOut = None,

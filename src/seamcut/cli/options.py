@@ -13,7 +13,7 @@ import typer
 
 from ..errors import ConfigError
 from ..runtime.processes import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S
-from ..strategies import REGISTRY
+from ..strategies import DEFAULT_STRATEGY, REGISTRY
 from ..strategies.config import CONTEXT_PARTS
 
 if TYPE_CHECKING:
@@ -67,7 +67,8 @@ Size = Annotated[Optional[int], typer.Option(
                    "strategy's: 300; parent-child children 100).")]
 Overlap = Annotated[Optional[int], typer.Option(
     "--overlap", help="What each chunk repeats of the one before, in --unit (default: the "
-                      "strategy's: 50; parent-child 0).")]
+                      "strategy's: 50; parent-child 0). structure and parent-child repeat it only "
+                      "between the pieces of a block split for length, never across blocks.")]
 ParentSize = Annotated[Optional[int], typer.Option(
     "--parent-size", help="parent-child: the most a parent section may hold (default 800).")]
 Parents = Annotated[Optional[str], typer.Option("--parents", help=PARENTS_HELP)]
@@ -149,7 +150,7 @@ class StrategyFlags:
     """How documents are cut: the strategy flags, declared once for every command that cuts.
     ``spec`` (--strategy) is a name or a variant such as ``parent-child:parents=blocks``; a flag
     given on the line wins over the spec's option, a flag left at its default sets nothing."""
-    spec: Strategy = "recursive"
+    spec: Strategy = DEFAULT_STRATEGY
     size: Size = None
     overlap: Overlap = None
     parent_size: ParentSize = None

@@ -30,7 +30,8 @@ def check_command(
 ) -> None:
     """Find where each question's answer text occurs in the documents, read as `compare` reads
     them and matched as its hit test matches: a question whose answer is in no document (not
-    found) or not in the source it names (wrong source) is unusable, exit status 1; one found in
+    found) or not in the source it names, or that names a file not among them (wrong source), is
+    unusable, exit status 1; one found in
     more than one place (ambiguous) or not on the page it names (wrong page) is a warning."""
     from ..evaluate import load_questions
     from ..evaluate.questions import only_named_source

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import statistics
 import sys
 from contextlib import contextmanager, redirect_stdout
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 if TYPE_CHECKING:
     from ..pipeline.report import BuildReport
@@ -21,6 +24,35 @@ if TYPE_CHECKING:
     from ..model import Document
 
 err = Console(stderr=True)
+
+
+def print_error(markup: str) -> None:
+    """A message on standard error (``error: ...``, a file that failed). Where standard error is
+    not a terminal (a log, a pipe, CI) it is one line, never wrapped at 80 columns, so a grep or
+    a log reader gets it whole; on a terminal it is wrapped at the terminal's width between words,
+    never inside one (a word longer than a line, such as a long path, is left whole for the
+    terminal to fold)."""
+    if not err.is_terminal:
+        err.print(markup, soft_wrap=True)
+        return
+    for line in word_lines(Text.from_markup(markup), err.width):
+        err.print(line, soft_wrap=True)
+
+
+def word_lines(text: Text, width: int) -> list[Text]:
+    """``text`` cut into lines of at most ``width`` terminal cells, between words only (a word
+    wider than that alone on its line), the spaces at the cuts left out."""
+    cuts, used = [], 0
+    for m in re.finditer(r"\S+\s*", text.plain):
+        word = cell_len(m.group().rstrip())
+        if used and used + word > width:
+            cuts.append(m.start())
+            used = 0
+        used += cell_len(m.group())
+    lines = text.divide(cuts)
+    for line in lines:
+        line.rstrip()
+    return list(lines)
 
 
 # -- documents (`seamcut read`) -------------------------------------------------------------------
@@ -69,21 +101,55 @@ def document_markdown(doc: "Document") -> str:
 
 # -- chunks and files (`seamcut chunk`, `index`, `compare`) --------------------------------------
 
+#: a table's columns: (heading, what it means where that needs saying, else ""). The legend under
+#: a table is made of the same list (``legend``), so it says what the columns printed mean, and
+#: no more
+Columns = Sequence[tuple[str, str]]
+_TOKENS = "the model's tokens of a chunk's text (its context and special tokens included)"
+CHUNK_COLUMNS: Columns = (("file", ""), ("chunks", ""), ("min tokens", _TOKENS), ("median", _TOKENS),
+                          ("max", _TOKENS))
+_PER_CPU = "per CPU second of the stage (one core's rate)"
+BUILD_COLUMNS: Columns = (("stage", ""), ("items", ""), ("pages", ""), ("tokens", ""), ("CPU s", ""),
+                          ("pages/s", _PER_CPU), ("tokens/s", _PER_CPU),
+                          ("busy s", "wall-clock seconds the stage's thread worked, overlapping the others"))
+
+
+def legend(columns: Columns) -> str:
+    """What ``columns`` mean, one clause per meaning: ``pages/s, tokens/s: per CPU second ...``
+    ("" where no column needs saying)."""
+    names: dict[str, list[str]] = {}
+    for name, meaning in columns:
+        if meaning:
+            names.setdefault(meaning, []).append(name)
+    return "; ".join(f"{', '.join(n)}: {meaning}" for meaning, n in names.items())
+
+
+def _table(title: str, columns: Columns, no_wrap: bool = False) -> Table:
+    """An empty table of ``columns``: the first left-aligned, the others right."""
+    table = Table(title=title, title_justify="left")
+    for i, (name, _) in enumerate(columns):
+        table.add_column(name, justify="right" if i else "left", no_wrap=no_wrap)
+    return table
+
+
+def _print_table(table: Table, columns: Columns) -> None:
+    """``table`` on standard error, then the legend of its ``columns``."""
+    err.print(table)
+    if legend(columns):
+        err.print(legend(columns), soft_wrap=True, markup=False, highlight=False)
+
+
 def print_chunk_summary(stats: Sequence[tuple[str, list[int]]], out: Optional[Path]) -> None:
     """A table of chunks per file (count, min, median and max tokens) on standard error."""
     if not stats:
         return
-    table = Table(title=f"chunks{f' → {out}' if out else ''}", title_justify="left")
-    for col in ("file", "chunks", "min tokens", "median", "max"):
-        table.add_column(col, justify="left" if col == "file" else "right")
+    table = _table(f"chunks{f' → {out}' if out else ''}", CHUNK_COLUMNS)
     for name, toks in stats:
         if toks:
             table.add_row(name, str(len(toks)), str(min(toks)), f"{statistics.median(toks):g}", str(max(toks)))
         else:
             table.add_row(name, "0", "-", "-", "-")
-    err.print(table)
-    err.print("pages/s, tokens/s: per CPU second of the stage (one core's rate); busy s: wall-clock "
-              "seconds the stage's thread worked, overlapping the others")
+    _print_table(table, CHUNK_COLUMNS)
 
 
 def json_to_stdout(json_out: Optional[Path]) -> bool:
@@ -130,9 +196,9 @@ def write_outputs(json_out: Optional[Path], data: Callable[[], Any],
 def print_failures(failures: Sequence[object], total: int) -> None:
     """The files that could not be read, each with its reason, out of ``total`` files."""
     if failures:
-        err.print(f"[red]{len(failures)} of {total} file(s) failed:[/]")
+        print_error(f"[red]{len(failures)} of {total} file(s) failed:[/]")
         for f in failures:
-            err.print(f"  [red]✗[/] {f}")
+            print_error(f"  [red]✗[/] {escape(str(f))}")
 
 
 def print_warnings(warnings: Sequence[str]) -> None:
@@ -156,13 +222,11 @@ def print_build(report: "BuildReport", db: object, rows: int) -> None:
     if not (r.added or r.replaced):
         return
     eff = r.efficiency
-    table = Table(title=f"{r.pages:,} pages, {r.tokens:,} tokens in {r.seconds:.1f} s "
-                        f"({r.pages / max(r.seconds, 1e-9):.2f} pages/s end to end"
-                        + (f"; cores {100 * eff:.0f}% busy" if eff is not None else "")
-                        + (f"; {r.runs} runs, the build stopped and resumed" if r.runs > 1 else "") + ")",
-                  title_justify="left")
-    for col in ("stage", "items", "pages", "tokens", "CPU s", "pages/s", "tokens/s", "busy s"):
-        table.add_column(col, justify="left" if col == "stage" else "right", no_wrap=True)
+    title = (f"{r.pages:,} pages, {r.tokens:,} tokens in {r.seconds:.1f} s "
+             f"({r.pages / max(r.seconds, 1e-9):.2f} pages/s end to end"
+             + (f"; cores {100 * eff:.0f}% busy" if eff is not None else "")
+             + (f"; {r.runs} runs, the build stopped and resumed" if r.runs > 1 else "") + ")")
+    table = _table(title, BUILD_COLUMNS, no_wrap=True)
     for st in r.stages.values():
         if not (st.items or st.cpu):
             continue
@@ -171,9 +235,7 @@ def print_build(report: "BuildReport", db: object, rows: int) -> None:
                       f"{st.tokens:,}" if st.tokens else "", f"{st.cpu:.1f}",
                       f"{pps:.2f}" if pps else "", f"{tps:,.0f}" if tps else "",
                       f"{st.busy:.1f}" if st.busy else "")
-    err.print(table)
-    err.print("pages/s, tokens/s: per CPU second of the stage (one core's rate); busy s: wall-clock "
-              "seconds the stage's thread worked, overlapping the others")
+    _print_table(table, BUILD_COLUMNS)
 
 
 # -- search hits (`seamcut search`) ---------------------------------------------------------------

@@ -37,12 +37,10 @@ def print_inspection(ins: "Inspection") -> None:
             out.print(f"  {lo:7.0f}–{hi:<7.0f} {'█' * max(1 if c else 0, round(30 * c / top))} {c}",
                       highlight=False)
     pairs = ins.pairs
-    target = (f"configured {ins.overlap_target} {ins.unit}" if ins.overlap_target is not None
-              else "no overlap configured")
     if pairs:
         units = sorted(p.overlap_units for p in pairs if p.overlap_units is not None)
         methods = sorted({p.method for p in pairs})
-        out.print(f"overlap: {len(pairs)} neighbour pairs ({target}); shared {ins.unit}: min "
+        out.print(f"overlap: {len(pairs)} neighbour pairs ({ins.overlap_said()}); shared {ins.unit}: min "
                   f"{units[0]}, median {units[len(units) // 2]}, max {units[-1]} "
                   f"(found by {', '.join(methods)})", highlight=False)
         zero = ins.zero_overlap_pairs
@@ -53,11 +51,10 @@ def print_inspection(ins: "Inspection") -> None:
                 out.print(f"  [red]{len(zero)} of {len(pairs)} pairs share 0 characters although "
                           f"overlap was asked for[/]: {shown}{more}")
             elif ins.overlap_asked is False:
-                out.print(f"  {len(zero)} of {len(pairs)} pairs share 0 characters, as they should: "
-                          "no overlap was asked for (structure cuts end at a unit by design)")
+                out.print(f"  {len(zero)} of {len(pairs)} pairs share 0 characters, as they should")
             else:
-                out.print(f"  [yellow]{len(zero)} of {len(pairs)} pairs share 0 characters; the "
-                          f"overlap they were made with is not stated[/]: {shown}{more}")
+                out.print(f"  [yellow]{len(zero)} of {len(pairs)} pairs share 0 characters, not "
+                          f"judged[/]: {shown}{more}")
         short = [i for i in ins.short_overlap_pairs if i not in ins.zero_overlap_pairs]
         if short:
             out.print(f"  [yellow]{len(short)} more share less than half the configured overlap[/]")

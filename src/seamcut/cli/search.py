@@ -75,20 +75,34 @@ def search_command(
     mode: ModeOption = Mode.hybrid,
     where: Annotated[Optional[str], typer.Option(
         "--where", help="SQL filter, e.g. \"crop = 'cotton' AND year >= 2025\".")] = None,
+    budget: Annotated[Optional[int], typer.Option(
+        "--budget", min=1, help="Tokens sent to the model per question at most: the results, best first, while "
+                                "their tokens of the model add up to it (the first always comes; "
+                                "parent-child: the parents').")] = None,
     max_tokens: Annotated[Optional[int], typer.Option(
-        "--max-tokens", help="Most tokens of the model the results hold together, best first (the first always "
-                             "comes; parent-child: of the parents).")] = None,
+        "--max-tokens", hidden=True, help="Deprecated: --budget's old name.")] = None,
     json_out: JsonOut = None,
 ) -> None:
-    """Print the chunks that best answer a question, with score, source, pages and heading path."""
+    """Print the chunks that best answer a question, with score, source, pages and heading path.
+
+    A --where that matches no chunk is said on standard error, with values its fields hold."""
     from ..index import Index
+    if max_tokens is not None:
+        if budget is not None:
+            fail("give --budget or --max-tokens (its old name), not both")
+        print_warnings(["--max-tokens is deprecated: it is now --budget (the same tokens); "
+                        "--max-tokens goes in a coming release"])
+        budget = max_tokens
+    index = Index(db)
     try:
-        hits = Index(db).search(query, k, mode=mode.value, where=where, max_tokens=max_tokens)
+        hits = index.search(query, k, mode=mode.value, where=where, budget=budget)
     except Exception as exc:  # a bad --where reaches us from LanceDB's SQL parser
         if where and type(exc).__name__ in ("ValueError", "RuntimeError", "LanceError", "ArrowInvalid"):
             fail(f"--where {where!r}: {str(exc).splitlines()[0]}")
         raise  # the usual error path (an IndexConfigError: no index, or another one's settings)
     with results_out(json_out):
         print_hits(hits)
+    if where and not hits:
+        print_warnings([f"--where {line}" for line in index.unmatched(where=where)])
     if json_out:
         write_json_out(json_out, hits_json(hits))

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any, List, Optional
 import typer
 
 from ..errors import ConfigError
+from ..strategies import DEFAULT_STRATEGY
 from .errors import fail
 from .options import Model, Overlap, Paths, ReadFlags, Size, Tokenizer, Unit, UnitOption
 from .render import err, print_failures, print_warnings
@@ -20,7 +21,7 @@ def view_command(
     paths: Paths,
     strategy: Annotated[Optional[List[str]], typer.Option(
         "--strategy", "-s", help="A strategy or variant (NAME:OPTION=VALUE:...) to draw; repeat it "
-                                 "for several (default: structure).")] = None,
+                                 f"for several (default: {DEFAULT_STRATEGY}).")] = None,
     compare: Annotated[Optional[Path], typer.Option(
         "--compare", help="A `seamcut compare --json` file: draw its strategies and write "
                           "questions.html (what each question got back).")] = None,
@@ -63,7 +64,7 @@ def view_command(
         if unit is not Unit.tokens:
             opts["unit"] = unit.value
         try:
-            specs = strategies_of(strategy or ["structure"], model_sized(opts, model))
+            specs = strategies_of(strategy or [DEFAULT_STRATEGY], model_sized(opts, model))
         except ConfigError as exc:
             fail(str(exc))
     # sized and, for semantic, embedded as compare and index do: the same chunks and ids

@@ -9,6 +9,12 @@ from ..embed import LongInput
 from ..text.ranges import Span
 
 
+#: seamcut strategies that cut at units (headings, blocks): their overlap is repeated only between
+#: the pieces of a block split for length, never across blocks, so their neighbours share nothing
+#: by design whatever the ``overlap`` option says
+OVERLAP_FREE = frozenset({"structure", "parent-child"})
+
+
 @dataclass(frozen=True)
 class SizeStats:
     """Sizes of the chunks' embedded text in one unit; ``over`` counts chunks above ``limit``
@@ -97,6 +103,8 @@ class Inspection:
     notes: tuple[str, ...] = ()
     placements: tuple[tuple[str, int, int] | None, ...] = field(default=(), repr=False)
     overlap_asked: bool | None = None
+    overlap_from: str | None = None
+    strategy: str | None = None
 
     @property
     def missing_overlap_pairs(self) -> tuple[int, ...]:
@@ -107,12 +115,33 @@ class Inspection:
 
     @property
     def short_overlap_pairs(self) -> tuple[int, ...]:
-        """Pairs sharing less than half the configured overlap (empty without a target)."""
-        if not self.overlap_target:
+        """Pairs sharing less than half the configured overlap (empty without a target, or
+        where neighbours are not meant to share text)."""
+        if not (self.overlap_target and self.overlap_asked):
             return ()
         half = self.overlap_target / 2
         return tuple(p.index for p in self.pairs
                      if p.overlap_units is not None and p.overlap_units < half)
+
+    def overlap_said(self) -> str:
+        """The overlap the chunks were made with, in words: what ``overlap_target`` (in
+        ``unit``), ``overlap_from`` (``stated``, ``strategy default`` or None), ``overlap_asked``
+        and ``strategy`` say, and nothing more. The text and HTML reports print it, the JSON
+        holds it as ``overlap_said``: one truth in all three."""
+        amount = f"{self.overlap_target} {self.unit}"
+        whose = "stated" if self.overlap_from == "stated" else f"the {self.strategy} strategy's default"
+        known = f"configured {amount}, {whose}" if self.overlap_target is not None else ""
+        if self.overlap_asked:
+            return known or f"overlap asked for; how much, in {self.unit}, not stated (--overlap)"
+        if self.overlap_asked is None:
+            return "the overlap they were made with is not stated (--overlap)"
+        if self.strategy in OVERLAP_FREE and self.overlap_from != "stated":
+            if self.overlap_target == 0:
+                return f"no overlap configured, {whose}; {self.strategy} cuts end between blocks"
+            return (f"{known or 'whatever overlap configured'}, repeated only between the pieces "
+                    f"of a block split for length: {self.strategy} cuts otherwise end between "
+                    "blocks, so neighbours share nothing by design")
+        return f"no overlap configured, {whose}" if self.overlap_target == 0 else "no overlap asked for"
 
     def to_json(self) -> dict[str, Any]:
         """Plain data: ``chunks`` (count), ``pairs``, ``zero_overlap_pairs``, ``over_limit``,
@@ -130,6 +159,9 @@ class Inspection:
             "pairs": [asdict(p) for p in self.pairs],
             "zero_overlap_pairs": list(self.zero_overlap_pairs),
             "overlap_asked": self.overlap_asked,
+            "overlap_from": self.overlap_from,
+            "overlap_said": self.overlap_said(),
+            "strategy": self.strategy,
             "missing_overlap_pairs": list(self.missing_overlap_pairs),
             "short_overlap_pairs": list(self.short_overlap_pairs),
             "over_limit": [asdict(x) for x in self.over_limit],

@@ -16,7 +16,7 @@ from ..text.space import count_words, is_blank
 from ..tokens import UNITS, Sizer, load_sizer
 from .coverage import measure_coverage
 from .findings import Inspection, SizeStats
-from .overlap import infer_overlap_asked, measure_pair, suffix_cap
+from .overlap import infer_overlap, measure_pair, suffix_cap
 from .placement import doc_key, place_all
 from .records import as_records
 
@@ -31,11 +31,13 @@ def inspect_chunks(chunks: Iterable[Any], sources: Sequence[Document] | None = N
     folder or ``tokenizer.json`` (its maximum input read from the files beside it), or anything
     ``load_sizer`` takes. ``size``/``overlap`` in ``unit`` (``tokens`` of that model, special
     tokens included for sizes; ``words``; ``chars``) are the configuration the chunks were made
-    with, to compare against; None: not stated. ``overlap_asked``: whether the chunks were made
-    with overlap, so that pairs sharing nothing are a finding (``missing_overlap_pairs``); None:
-    ``overlap > 0`` where ``overlap`` is given, else what seamcut chunks say of themselves (their
-    strategy, and their config fingerprint matched against that strategy's defaults), else
-    unknown.
+    with, to compare against; None: not stated, and for seamcut chunks cut at their strategy's
+    defaults (their config fingerprint says so) measured in ``tokens``, that default
+    (``overlap_from`` says which). ``overlap_asked``: whether neighbours were meant to share text,
+    so that pairs sharing nothing are a finding (``missing_overlap_pairs``); None: ``overlap > 0``
+    where ``overlap`` is given, else what seamcut chunks say of themselves (a strategy that cuts
+    at units, structure or parent-child, repeats its overlap only inside a block split for length:
+    no; one at its defaults: what they say), else unknown.
     """
     if unit not in UNITS:
         raise ConfigError(f"unit must be one of {', '.join(UNITS)}; got {unit!r}")
@@ -58,6 +60,13 @@ def inspect_chunks(chunks: Iterable[Any], sources: Sequence[Document] | None = N
     def count_tokens(text: str) -> int:
         return 0 if is_blank(text) else max(0, sizer.count(text) - overhead)
 
+    inferred, default, strategy = infer_overlap(records, sizer)
+    overlap_from = "stated" if overlap is not None else None
+    if overlap is None and default is not None and unit == "tokens":  # the defaults count tokens
+        overlap, overlap_from = default, "strategy default"
+    if overlap_asked is None:
+        overlap_asked = overlap > 0 if overlap_from == "stated" else inferred
+
     pairs = []
     for i in range(len(records) - 1):
         if keys[i] != keys[i + 1]:
@@ -65,8 +74,6 @@ def inspect_chunks(chunks: Iterable[Any], sources: Sequence[Document] | None = N
         cap = suffix_cap(records[i], records[i + 1], overlap, unit, tokens[i + 1])
         pairs.append(measure_pair(i, records, placements, approx, docs, unit, count_tokens, cap))
     zero = tuple(p.index for p in pairs if p.overlap_chars == 0)
-    if overlap_asked is None:
-        overlap_asked = overlap > 0 if overlap is not None else infer_overlap_asked(records, sizer)
 
     long = []
     limit = sizer.max_input
@@ -87,7 +94,7 @@ def inspect_chunks(chunks: Iterable[Any], sources: Sequence[Document] | None = N
                       overlap_target=overlap, unit=unit, over_limit=tuple(long),
                       tokens_lost=sum(x.lost for x in long), coverage=coverage, traps=traps,
                       notes=tuple(notes), placements=tuple(placements),
-                      overlap_asked=overlap_asked)
+                      overlap_asked=overlap_asked, overlap_from=overlap_from, strategy=strategy)
 
 
 def load_sources(paths: Sequence[str | Path]) -> list[Document]:

@@ -1,6 +1,6 @@
 """Overlap between neighbouring chunks: measured from placements, offsets or a suffix/prefix
 match (``measure_pair``), and whether overlap was asked for at all (``strategy_overlaps``,
-``infer_overlap_asked``)."""
+``infer_overlap``)."""
 from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
@@ -9,7 +9,7 @@ from ..errors import ConfigError
 from ..model import Document
 from ..text.space import SPACE_SET, WORD, count_words, is_blank
 from ..tokens import Sizer
-from .findings import Pair
+from .findings import OVERLAP_FREE, Pair
 from .records import ChunkRecord
 
 
@@ -87,11 +87,6 @@ def _suffix_prefix(a: str, b: str, cap: int) -> str:
     return ""
 
 
-#: seamcut strategies that cut at units (headings, blocks) and never add overlap, whatever the
-#: ``overlap`` option says: their neighbours share nothing by design
-OVERLAP_FREE = frozenset({"structure", "parent-child"})
-
-
 def strategy_overlaps(name: str, options: Mapping[str, Any] | None = None) -> bool:
     """Whether the registered strategy ``name`` with ``options`` (its defaults for the rest)
     repeats text between neighbours. Raises ValueError for an unknown strategy or option."""
@@ -104,23 +99,32 @@ def strategy_overlaps(name: str, options: Mapping[str, Any] | None = None) -> bo
     return REGISTRY[name][1](**dict(options or {})).overlap > 0
 
 
-def infer_overlap_asked(records: Sequence[ChunkRecord], sizer: Sizer) -> bool | None:
-    """Whether seamcut chunks were made with overlap, from their own records: a strategy that
-    never overlaps says no; one whose config fingerprint is its defaults' says what the defaults
-    say; anything else (other tools' chunks, options we cannot see) is unknown (None)."""
+def infer_overlap(records: Sequence[ChunkRecord], sizer: Sizer) -> tuple[bool | None, int | None, str | None]:
+    """What seamcut chunks say of their overlap, from their own records: ``(asked, configured,
+    strategy)``. ``strategy``: the one seamcut strategy every record names (None: other tools'
+    chunks, or several). ``configured``: that strategy's overlap, in the model's tokens, where
+    every record's config fingerprint is the strategy's defaults' (None: options the chunks do not
+    carry). ``asked``: whether neighbours are meant to share text: never for a strategy that cuts
+    at units (``OVERLAP_FREE``: its overlap is repeated only between the pieces of a block split
+    for length), what the defaults say where they were used, else unknown (None)."""
     from ..strategies import REGISTRY
 
     answers: set[bool | None] = set()
-    defaults: dict[str, str] = {}
+    configured: set[int | None] = set()
+    defaults: dict[str, tuple[str, int]] = {}
     for r in records:
+        known = r.strategy in REGISTRY and bool(r.config)
+        if known and r.strategy not in defaults:
+            config = REGISTRY[r.strategy][1]()
+            defaults[r.strategy] = (config.fingerprint(r.strategy, sizer), config.overlap)
+        at_defaults = known and r.config == defaults[r.strategy][0]
+        configured.add(defaults[r.strategy][1] if at_defaults else None)
         if r.strategy in OVERLAP_FREE:
             answers.add(False)
-        elif r.strategy in REGISTRY and r.config:
-            if r.strategy not in defaults:
-                defaults[r.strategy] = REGISTRY[r.strategy][1]().fingerprint(r.strategy, sizer)
-            answers.add(strategy_overlaps(r.strategy) if r.config == defaults[r.strategy] else None)
         else:
-            answers.add(None)
-    if True in answers:
-        return True
-    return False if answers == {False} else None
+            answers.add(strategy_overlaps(r.strategy) if at_defaults else None)
+    names = {r.strategy for r in records}
+    strategy = names.pop() if len(names) == 1 and next(iter(names)) in REGISTRY else None
+    overlap = configured.pop() if strategy and len(configured) == 1 else None
+    asked = True if True in answers else False if answers == {False} else None
+    return asked, overlap, strategy

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from ..chunks_jsonl import is_document_line
 from ..errors import ConfigError, InputError
 
 
@@ -88,8 +89,9 @@ def _llama_source(d: Mapping[str, Any]) -> str | None:
 
 
 def load_chunks(path: str | Path) -> list[ChunkRecord]:
-    """Chunks from a JSONL file (one object per line) or a JSON list (or an object holding one
-    under ``chunks``, ``nodes`` or ``documents``), in document order. A file that is not UTF-8,
+    """Chunks from a JSONL file (one object per line; seamcut's document lines skipped) or a JSON
+    list (or an object holding one under ``chunks``, ``nodes`` or ``documents``), in document
+    order. A file that is not UTF-8,
     not JSON or JSON lines, or holds a chunk without text raises ``InputError`` naming it."""
     p = Path(path)
     try:
@@ -121,8 +123,8 @@ def load_chunks(path: str | Path) -> list[ChunkRecord]:
     bad = next((n for n, x in enumerate(items, 1) if not isinstance(x, Mapping)), None)
     if bad is not None:
         raise InputError(p, f"chunk {bad} is not a JSON object with a text field")
-    try:
-        return [record_from_dict(x) for x in items]
+    try:  # seamcut's document lines (``seamcut.chunks_jsonl``) hold no chunk
+        return [record_from_dict(x) for x in items if not is_document_line(x)]
     except ConfigError as exc:
         raise InputError(p, str(exc)) from None
 

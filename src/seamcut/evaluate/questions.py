@@ -6,7 +6,13 @@ any of which counts; empty or missing for a question no document answers), optio
 ``source`` holding the answer counts, where the answer text is also in other documents, another
 crop's row of the same table say), optional reference spans ``spans``/``references``:
 ``[{source, start, end}]`` in characters of the document text (``start_index``/``end_index``, the
-Chroma evaluation's names, are read too). In CSV, a list is written as JSON.
+Chroma evaluation's names, are read too, and its ``content``, the span's text, is left). In CSV, a
+list is written as JSON. ``query``, ``answer``, ``corpus_id`` and ``references`` are read as
+``question``, ``must_contain``, ``source`` and ``spans``; both names of one key is an error.
+
+Any other key is an error naming the file, the line, the key, the nearest known key and the
+keys known (in CSV, any other column: line 1): a misspelt ``must_contains`` would otherwise make
+an answerable question a no-answer one.
 
 Answer text is matched after ``normalise``: Unicode NFC, case folded, Devanagari digits as ASCII,
 zero-width characters and soft hyphens removed, a table's cell bars (``|``) and every run of
@@ -18,11 +24,12 @@ import csv
 import json
 import re
 import unicodedata
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
 from ..errors import ConfigError
+from ..keys import unknown_key
 from .spans import Span
 
 _DIGITS = str.maketrans("०१२३४५६७८९", "0123456789")
@@ -83,8 +90,8 @@ class Question:
 def load_questions(path: str | Path) -> list[Question]:
     """Read a test set (``.yaml``/``.yml``, ``.jsonl``/``.json`` or ``.csv``).
 
-    Raises ``QuestionsError`` naming the file and line of the first malformed entry (missing
-    ``question``, a repeated ``id``, a span that is not ``start < end``, ...).
+    Raises ``QuestionsError`` naming the file and line of the first malformed entry (an unknown
+    key, missing ``question``, a repeated ``id``, a span that is not ``start < end``, ...).
     """
     p = Path(path)
     if not p.is_file():
@@ -107,26 +114,15 @@ def load_questions(path: str | Path) -> list[Question]:
                              "use .yaml, .jsonl, .json or .csv")
     out: list[Question] = []
     seen: dict[str, int] = {}
-    for n, (line, item) in enumerate(items, 1):
-        q = _question(p, line, n, item)
+    for n, item in enumerate(items, 1):
+        q = _question(p, n, item)
         if q.id in seen:
-            raise QuestionsError(f"{p}:{line}: id {q.id!r} repeats the question at line {seen[q.id]}")
-        seen[q.id] = line
+            raise QuestionsError(f"{p}:{q.line}: id {q.id!r} repeats the question at line {seen[q.id]}")
+        seen[q.id] = q.line
         out.append(q)
     if not out:
         raise QuestionsError(f"{p}: no questions in the file")
     return out
-
-
-def check_sources(questions: Sequence[Question], sources: Iterable[str], path: str | Path) -> None:
-    """Raise ``QuestionsError`` for a question whose ``source`` (or a span's) names a file that is
-    not in the corpus (matched by path, path suffix or file name)."""
-    known = [s.replace("\\", "/") for s in sources]
-    for q in questions:
-        for src in [q.source] + [s.source for s in q.spans]:
-            if src and not any(source_matches(src, k) for k in known):
-                raise QuestionsError(f"{path}:{q.line}: question {q.id!r} points at {src!r}, which "
-                                     "is not among the documents read")
 
 
 def source_matches(named: str, source: str) -> bool:
@@ -138,8 +134,28 @@ def source_matches(named: str, source: str) -> bool:
 
 # -- formats ---------------------------------------------------------------------------------
 
-def _yaml_items(p: Path, text: str) -> list[tuple[int, Any]]:
+#: the keys a question may have, and the other names read for some of them (the Chroma
+#: evaluation's ``query``, ``corpus_id``, ``references``; ``answer``)
+KEYS = ("id", "question", "must_contain", "source", "page", "source_only", "spans")
+ALIASES = {"query": "question", "answer": "must_contain", "corpus_id": "source", "references": "spans"}
+#: a span's keys and other names; ``content`` (Chroma's copy of the span's text) is read and left
+SPAN_KEYS = ("source", "start", "end", "content")
+SPAN_ALIASES = {"start_index": "start", "end_index": "end"}
+
+
+@dataclass(frozen=True)
+class _Item:
+    """One entry of a test set as read: the line it starts on (0: the format has no lines), the
+    entry, and the line of each of its keys where the format says (YAML)."""
+    line: int
+    value: Any
+    key_lines: dict[str, int] = field(default_factory=dict)
+
+
+def _yaml_items(p: Path, text: str) -> list[_Item]:
     import yaml
+
+    from ..keys import yaml_lines
 
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
@@ -150,40 +166,61 @@ def _yaml_items(p: Path, text: str) -> list[tuple[int, Any]]:
         raise QuestionsError(f"{p}{where}: not valid YAML ({getattr(exc, 'problem', exc)})") from None
     if node is None:
         return []
-    data = yaml.safe_load(text)
+    data, lines = yaml.safe_load(text), yaml_lines(node)
+    top: tuple[Any, ...] = ()
     if isinstance(data, dict) and "questions" in data:
-        node = next(v for k, v in node.value if k.value == "questions")
-        data = data["questions"]
+        _only_questions(p, data, lines)
+        data, top = data["questions"], ("questions",)
     if not isinstance(data, list):
         raise QuestionsError(f"{p}: expected a list of questions (or a 'questions:' list)")
-    return [(child.start_mark.line + 1, item) for child, item in zip(node.value, data)]
+    return [_Item(lines.get((*top, i), 0), item,
+                  {str(k): lines.get((*top, i, str(k)), 0) for k in item} if isinstance(item, dict) else {})
+            for i, item in enumerate(data)]
 
 
-def _jsonl_items(p: Path, text: str) -> list[tuple[int, Any]]:
+def _only_questions(p: Path, data: dict, lines: dict[tuple[Any, ...], int]) -> None:
+    """Refuse a key beside ``questions`` in a test set written as a mapping."""
+    for key in data:
+        if key != "questions":
+            at = lines.get((str(key),), 0)
+            raise QuestionsError(f"{p}{f':{at}' if at else ''}: {unknown_key(key, ['questions'])}")
+
+
+def _jsonl_items(p: Path, text: str) -> list[_Item]:
     items = []
     for i, line in enumerate(text.splitlines(), 1):
         if line.strip():
             try:
-                items.append((i, json.loads(line)))
+                items.append(_Item(i, json.loads(line)))
             except json.JSONDecodeError as exc:
                 raise QuestionsError(f"{p}:{i}: not valid JSON ({exc.msg})") from None
     return items
 
 
-def _json_items(p: Path, text: str) -> list[tuple[int, Any]]:
+def _json_items(p: Path, text: str) -> list[_Item]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise QuestionsError(f"{p}:{exc.lineno}: not valid JSON ({exc.msg})") from None
     if isinstance(data, dict) and "questions" in data:
+        _only_questions(p, data, {})
         data = data["questions"]
     if not isinstance(data, list):
         raise QuestionsError(f"{p}: expected a JSON list of questions")
-    return [(0, item) for item in data]
+    return [_Item(0, item) for item in data]
 
 
-def _csv_items(p: Path, text: str) -> list[tuple[int, Any]]:
+def _csv_items(p: Path, text: str) -> list[_Item]:
     reader = csv.DictReader(text.splitlines())
+    header = [h.strip() for h in reader.fieldnames or []]
+    for i, name in enumerate(header, 1):
+        if not name:
+            raise QuestionsError(f"{p}:1: column {i} has no name; known columns: "
+                                 f"{', '.join(sorted(KEYS + tuple(ALIASES)))}")
+        if name not in KEYS and name not in ALIASES:
+            raise QuestionsError(f"{p}:1: {unknown_key(name, KEYS + tuple(ALIASES), 'column')}")
+        if header.index(name) < i - 1:
+            raise QuestionsError(f"{p}:1: column {name!r} is there twice")
     items = []
     for row in reader:
         line = reader.line_num
@@ -198,20 +235,25 @@ def _csv_items(p: Path, text: str) -> list[tuple[int, Any]]:
                 except json.JSONDecodeError as exc:
                     raise QuestionsError(f"{p}:{line}: column {k!r}: not valid JSON ({exc.msg})") from None
             item[k.strip()] = v
-        items.append((line, item))
+        items.append(_Item(line, item))
     return items
 
 
 # -- one question ------------------------------------------------------------------------------
 
-def _question(p: Path, line: int, n: int, item: Any) -> Question:
-    where = f"{p}:{line}" if line else f"{p}: question {n}"
-    if not isinstance(item, dict):
-        raise QuestionsError(f"{where}: expected a mapping with 'question', got {type(item).__name__}")
-    question = item.get("question") or item.get("query")
+def _question(p: Path, n: int, raw: _Item) -> Question:
+    where = f"{p}:{raw.line}" if raw.line else f"{p}: question {n}"
+    if not isinstance(raw.value, dict):
+        raise QuestionsError(f"{where}: expected a mapping with 'question', got {type(raw.value).__name__}")
+    for key in raw.value:
+        if key not in KEYS and key not in ALIASES:
+            at = raw.key_lines.get(str(key))
+            raise QuestionsError(f"{f'{p}:{at}' if at else where}: {unknown_key(key, KEYS + tuple(ALIASES))}")
+    item = _canonical(where, raw.value, ALIASES)
+    question = item.get("question")
     if not isinstance(question, str) or not question.strip():
         raise QuestionsError(f"{where}: no 'question' text")
-    answers = item.get("must_contain", item.get("answer"))
+    answers = item.get("must_contain")
     if answers is None or answers == "":
         answers = []
     elif isinstance(answers, (str, int, float)):
@@ -227,8 +269,8 @@ def _question(p: Path, line: int, n: int, item: Any) -> Question:
             raise QuestionsError(f"{where}: 'page' must be a whole number, not {page!r}") from None
     else:
         page = None
-    source = item.get("source") or item.get("corpus_id") or None
-    spans = _spans(where, item.get("spans", item.get("references")), source)
+    source = item.get("source") or None
+    spans = _spans(where, item.get("spans"), source)
     qid = str(item.get("id") or f"q{n}")
     only = item.get("source_only", False)
     if isinstance(only, str) and only.strip().lower() in ("true", "false", ""):
@@ -238,7 +280,24 @@ def _question(p: Path, line: int, n: int, item: Any) -> Question:
     if only and not source:
         raise QuestionsError(f"{where}: 'source_only' needs the 'source' file that answers it")
     return Question(qid, question.strip(), tuple(answers), str(source) if source else None, page,
-                    spans, line, only)
+                    spans, raw.line, only)
+
+
+def _canonical(where: str, item: dict[str, Any], aliases: dict[str, str]) -> dict[str, Any]:
+    """``item`` with each key written under another name (``aliases``) under its own; both
+    given (neither empty) is an error: which one was meant is not for seamcut to guess."""
+    out = dict(item)
+    for alias, name in aliases.items():
+        if alias not in out:
+            continue
+        value = out.pop(alias)
+        if value in (None, ""):
+            continue
+        if out.get(name) not in (None, ""):
+            raise QuestionsError(f"{where}: both {name!r} and {alias!r} (another name for it) are given; "
+                                 "keep one")
+        out[name] = value
+    return out
 
 
 def only_named_source(questions: Sequence[Question]) -> list[Question]:
@@ -257,7 +316,11 @@ def _spans(where: str, raw: Any, default_source: Any) -> tuple[Span, ...]:
     for r in raw:
         if not isinstance(r, dict):
             raise QuestionsError(f"{where}: a span must be a mapping {{source, start, end}}")
-        start, end = r.get("start", r.get("start_index")), r.get("end", r.get("end_index"))
+        for key in r:
+            if key not in SPAN_KEYS and key not in SPAN_ALIASES:
+                raise QuestionsError(f"{where}: a span's {unknown_key(key, SPAN_KEYS + tuple(SPAN_ALIASES))}")
+        r = _canonical(where, r, SPAN_ALIASES)
+        start, end = r.get("start"), r.get("end")
         source = r.get("source") or default_source
         if not isinstance(start, int) or not isinstance(end, int) or not 0 <= start < end:
             raise QuestionsError(f"{where}: span start/end must be whole numbers with 0 <= start < end, "

@@ -3,7 +3,8 @@
 For each question, every place its answer text occurs in the documents' text, matched as the hit
 test matches (``normalise`` on both sides, a substring): the document and the page of each. A
 question whose answer occurs nowhere can never hit (``not_found``); one found only outside the
-``source`` it names points at the wrong file (``wrong_source``); both make it unusable. Found in
+``source`` it names, or one naming a file (its ``source`` or a span's) that is not among the
+documents read, points at the wrong file (``wrong_source``); both make it unusable. Found in
 more than one place (``ambiguous``: a chunk from another place counts as a hit too) or not on the
 ``page`` it names (``wrong_page``) are warnings.
 
@@ -39,7 +40,8 @@ class QuestionCheck:
     """One question and where its answer text occurs (``occurrences``, in document order)."""
     question: Question
     occurrences: tuple[Occurrence, ...] = ()
-    source_known: bool = True  # the named source is among the documents (True without one)
+    #: the files it names (its ``source``, its spans') that are not among the documents read
+    unread: tuple[str, ...] = ()
     #: where a PDF's own text layer holds an answer that seamcut's text of it does not (looked
     #: for only where the answer is found nowhere)
     in_text_layer: tuple[Occurrence, ...] = ()
@@ -66,8 +68,16 @@ class QuestionCheck:
         return not self.no_answer and not self.occurrences
 
     @property
+    def source_known(self) -> bool:
+        """Every file it names is among the documents read (True where it names none)."""
+        return not self.unread
+
+    @property
     def wrong_source(self) -> bool:
-        return bool(self.occurrences) and bool(self.question.source) and not self.in_source
+        """It names a file that is not among the documents read, or its answer is found but not in
+        the ``source`` it names."""
+        return bool(self.unread) or (bool(self.occurrences) and bool(self.question.source)
+                                     and not self.in_source)
 
     @property
     def wrong_page(self) -> bool:
@@ -94,9 +104,12 @@ class QuestionCheck:
                        f"joins its table cells in rows: copy the answer from `seamcut read`)")
         elif self.not_found:
             out.append("not found: the answer text occurs in no document")
-        if self.wrong_source:
-            where = "is not among the documents read" if not self.source_known else "does not hold it"
-            out.append(f"wrong source: {q.source} {where}; found in {_places(self.occurrences)}")
+        if self.unread:
+            found = f"; found in {_places(self.occurrences)}" if self.occurrences else ""
+            out.append(f"wrong source: {', '.join(self.unread)} {'is' if len(self.unread) == 1 else 'are'} "
+                       f"not among the documents read{found}")
+        elif self.wrong_source:
+            out.append(f"wrong source: {q.source} does not hold it; found in {_places(self.occurrences)}")
         if self.wrong_page:
             out.append(f"wrong page: not on page {q.page}; found on {_places(self.in_source)}")
         if self.ambiguous:
@@ -166,7 +179,8 @@ def check_questions(questions: Sequence[Question], documents: Sequence[Document]
     checks = []
     for q in questions:
         found = _found(texts, q.must_contain)
-        known = not q.source or any(source_matches(q.source, s) for s in sources)
+        names = dict.fromkeys(s for s in (q.source, *(sp.source for sp in q.spans)) if s)
+        unread = tuple(n for n in names if not any(source_matches(n, s) for s in sources))
         layer: tuple[Occurrence, ...] = ()
         if q.must_contain and not found:
             named = [x for x in sources if not q.source or source_matches(q.source, x)]
@@ -174,7 +188,7 @@ def check_questions(questions: Sequence[Question], documents: Sequence[Document]
                 if source not in layers:
                     layers[source] = _text_layer(source)
             layer = _found([t for x in named if (t := layers[x]) is not None], q.must_contain)
-        checks.append(QuestionCheck(q, found, known, layer))
+        checks.append(QuestionCheck(q, found, unread, layer))
     return QuestionsReport(tuple(checks), len(documents))
 
 

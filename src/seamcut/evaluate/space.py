@@ -10,7 +10,8 @@ modes, read from YAML.
 Each strategy's options are multiplied out (a value or a list of values per option; ``{}`` or
 nothing: the strategy's defaults). A combination the strategy's config refuses (``overlap`` not
 below ``size``, ``parent_size`` below ``size``) is dropped and counted, never an error; an unknown
-strategy or option, or a value of the wrong type, is an error naming the file and the key. An
+strategy or option, or a value of the wrong type, is an error naming the file, the line, the key
+and the nearest known one. An
 option given its default value is left out of the spec, so ``recursive:size=300`` and
 ``recursive`` are one chunking, judged once. Sizes are in each option's ``unit`` (default: the
 embedding model's tokens).
@@ -24,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ConfigError
+from ..keys import did_you_mean, unknown_key
 from ..strategies import REGISTRY
 from ..strategies.spec import StrategySpec, option_kinds, parse_spec
 
@@ -88,9 +90,13 @@ def load_space(path: str | Path) -> Space:
     """A space from a YAML file. Raises ``SpaceError`` naming the file and the key at fault."""
     import yaml
 
+    from ..keys import yaml_lines
+
     p = Path(path)
     try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8"))
+        text = p.read_text(encoding="utf-8")
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
     except OSError as exc:
         raise SpaceError(f"{p}: cannot read the space file ({exc.strerror or exc})") from None
     except UnicodeDecodeError as exc:
@@ -99,33 +105,37 @@ def load_space(path: str | Path) -> Space:
         mark = getattr(exc, "problem_mark", None)
         where = f":{mark.line + 1}" if mark else ""
         raise SpaceError(f"{p}{where}: not valid YAML ({getattr(exc, 'problem', exc)})") from None
-    return parse_space(data, str(p))
+    return parse_space(data, str(p), yaml_lines(node) if node is not None else {})
 
 
-def parse_space(data: Any, where: str = "space") -> Space:
-    """A space from its YAML data (``where`` names it in errors)."""
+def parse_space(data: Any, where: str = "space", lines: dict[tuple[Any, ...], int] | None = None) -> Space:
+    """A space from its YAML data (``where`` names it in errors; ``lines``: where each key is
+    in the file, ``seamcut.keys.yaml_lines``, for the errors to name the line)."""
     if not isinstance(data, dict):
         raise SpaceError(f"{where}: expected a mapping with 'strategies' (and 'modes')")
-    unknown = sorted(set(data) - {"modes", "strategies"})
-    if unknown:
-        raise SpaceError(f"{where}: unknown key {unknown[0]!r}; a space has 'modes' and 'strategies'")
+    at = _Where(where, lines or {})
+    for key in data:
+        if key not in ("modes", "strategies"):
+            raise SpaceError(f"{at(key)}: {unknown_key(key, ('modes', 'strategies'))}")
     modes = data.get("modes", list(MODES))
     if isinstance(modes, str):
         modes = [modes]
     if not isinstance(modes, list) or not modes:
-        raise SpaceError(f"{where}: 'modes' must be a list of {', '.join(MODES)}")
-    for m in modes:
+        raise SpaceError(f"{at('modes')}: 'modes' must be a list of {', '.join(MODES)}")
+    for i, m in enumerate(modes):
         if m not in MODES:
-            raise SpaceError(f"{where}: modes: unknown search mode {m!r}; choose from {', '.join(MODES)}")
+            raise SpaceError(f"{at('modes', i)}: modes: unknown search mode {m!r}{did_you_mean(m, MODES)}; "
+                             f"choose from {', '.join(MODES)}")
     strategies = data.get("strategies")
     if not isinstance(strategies, dict) or not strategies:
-        raise SpaceError(f"{where}: 'strategies' must map strategy names to their options")
+        raise SpaceError(f"{at('strategies')}: 'strategies' must map strategy names to their options")
     specs: dict[str, StrategySpec] = {}
     dropped = 0
     for name, variants in strategies.items():
         if name not in REGISTRY:
-            raise SpaceError(f"{where}: strategies: unknown strategy {name!r}; choose from {', '.join(REGISTRY)}")
-        for options in _variants(where, name, variants):
+            raise SpaceError(f"{at('strategies', name)}: strategies: unknown strategy {name!r}"
+                             f"{did_you_mean(name, REGISTRY)}; choose from {', '.join(REGISTRY)}")
+        for options in _variants(at, name, variants):
             label = _label(name, options)
             try:
                 spec = parse_spec(label)
@@ -136,28 +146,43 @@ def parse_space(data: Any, where: str = "space") -> Space:
     return Space(tuple(specs.values()), tuple(dict.fromkeys(modes)), dropped, where)
 
 
-def _variants(where: str, name: str, given: Any) -> list[dict[str, Any]]:
+class _Where:
+    """``file:line`` of a key of the space file by its path (the line of the nearest key above it
+    where its own is not known; the file alone where none is)."""
+
+    def __init__(self, where: str, lines: dict[tuple[Any, ...], int]) -> None:
+        self.where, self.lines = where, lines
+
+    def __call__(self, *path: Any) -> str:
+        keys = tuple(k if isinstance(k, int) else str(k) for k in path)
+        line = next((n for i in range(len(keys), 0, -1) if (n := self.lines.get(keys[:i]))), 0)
+        return f"{self.where}:{line}" if line else self.where
+
+
+def _variants(at: _Where, name: str, given: Any) -> list[dict[str, Any]]:
     """The option combinations one strategy's entry stands for (the cartesian product of each
     mapping's values), each checked against the strategy's options and their types."""
     groups = [{}] if given is None else given if isinstance(given, list) else [given]
+    listed = isinstance(given, list)
     kinds = option_kinds(name)
     defaults = {f.name: f.default for f in dataclasses.fields(REGISTRY[name][1])}
     out: list[dict[str, Any]] = []
-    for group in groups:
+    for g, group in enumerate(groups):
         group = {} if group is None else group
+        path = ("strategies", name, g) if listed else ("strategies", name)
         if not isinstance(group, dict):
-            raise SpaceError(f"{where}: strategies.{name}: expected a mapping of options to values")
+            raise SpaceError(f"{at(*path)}: strategies.{name}: expected a mapping of options to values")
         axes: list[list[tuple[str, Any]]] = []
         for key, values in group.items():
             if key not in kinds:
-                raise SpaceError(f"{where}: strategies.{name}.{key}: {name} has no option {key!r}; "
-                                 f"it has {', '.join(sorted(kinds))}")
+                raise SpaceError(f"{at(*path, key)}: strategies.{name}.{key}: {name} has no option {key!r}"
+                                 f"{did_you_mean(key, kinds)}; it has {', '.join(sorted(kinds))}")
             values = values if isinstance(values, list) else [values]
             if not values:
-                raise SpaceError(f"{where}: strategies.{name}.{key}: no values")
+                raise SpaceError(f"{at(*path, key)}: strategies.{name}.{key}: no values")
             for v in values:
                 if not _fits(v, kinds[key]):
-                    raise SpaceError(f"{where}: strategies.{name}.{key}: {v!r} is not "
+                    raise SpaceError(f"{at(*path, key)}: strategies.{name}.{key}: {v!r} is not "
                                      f"{_WANTED[kinds[key]]}")
             axes.append([(key, v) for v in values])
         for combo in itertools.product(*axes):

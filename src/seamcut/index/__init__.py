@@ -9,8 +9,10 @@ model), written down in ``seamcut-index.json``. In parts:
   and id indexes; ``rows``: chunks and documents as rows, and the Arrow schema;
 * ``matrix``: the vectors in memory for exact search without a scan per query;
 * ``fusion``: how a hybrid search merges the vector and word rankings (reciprocal rank);
-* ``search``: ``Hit``, the modes, rankings grouped by parent; ``folder``: ``Index``;
-* ``filters``: structured filters on the index's fields (``Filter``), written as SQL literals;
+* ``search``: ``Hit``, the modes, rankings grouped by parent, the ``budget`` of tokens;
+  ``folder``: ``Index``, with its searches in ``reading``;
+* ``filters``: structured filters on the index's fields (``Filter``), written as SQL literals (a
+  ``source`` named by its file name or path); ``unmatched``: why a filtered search found nothing;
   ``batch``: one write's documents (``Cut``) and what an update did (``UpdateReport``).
 
 Updating is per file: an unchanged file (same bytes) is skipped, a changed one has its own rows

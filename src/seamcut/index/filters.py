@@ -7,10 +7,16 @@ A filter names a ``field`` (a column a chunk can be filtered on: ``source``, ``f
 field must be one of the index's filter columns, the operator one of these, and the value is
 written as a literal of the column's type, so a request can name no other table or column and
 cannot write SQL of its own.
+
+A file is named in ``source`` as it was given when indexed (``../mydocs/R-data.pdf``); a filter
+on ``source`` (``eq``, ``ne``, ``in``) names it by that, by its absolute path, by its file name
+(``R-data.pdf``) or by the last parts of its path (``mydocs/R-data.pdf``): ``sources_named``.
 """
 from __future__ import annotations
 
 import math
+import os
+from pathlib import PurePosixPath
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
@@ -55,13 +61,31 @@ def filter_kind(arrow_type: Any) -> str | None:
     return None
 
 
-def to_where(filters: Sequence[Filter], fields: Mapping[str, str]) -> str | None:
+def to_where(filters: Sequence[Filter], fields: Mapping[str, str],
+             sources: Mapping[str, str] | None = None) -> str | None:
     """The SQL ``where`` of ``filters`` joined by AND (None for no filter), given the index's filter
-    ``fields`` (name: kind, as ``filter_kind`` says). Raises ``FilterError`` naming what is wrong."""
-    return " AND ".join(_one(f, fields) for f in filters) or None
+    ``fields`` (name: kind, as ``filter_kind`` says) and, for a filter on ``source``, the
+    ``sources`` the index holds (source as stored: the file's absolute path; None: a source is
+    matched as stored only). Raises ``FilterError`` naming what is wrong."""
+    return " AND ".join(_one(f, fields, sources) for f in filters) or None
 
 
-def _one(f: Filter, fields: Mapping[str, str]) -> str:
+def sources_named(value: str, sources: Mapping[str, str]) -> list[str]:
+    """The sources of ``sources`` (source as stored: the file's absolute path) that ``value``
+    names: the source itself, else every one that is the same file by its absolute path or whose
+    path ends with ``value``'s parts (its file name, ``mydocs/R-data.pdf``); [] where none."""
+    if value in sources:
+        return [value]
+    want, absolute = _parts(value), os.path.abspath(value)
+    return [s for s, path in sources.items() if path == absolute or (want and _parts(s)[-len(want):] == want)]
+
+
+def _parts(path: str) -> tuple[str, ...]:
+    """A path's parts, ``/`` or ``\\`` between them, without ``.`` ones."""
+    return tuple(p for p in PurePosixPath(path.replace("\\", "/")).parts if p != ".")
+
+
+def _one(f: Filter, fields: Mapping[str, str], sources: Mapping[str, str] | None = None) -> str:
     kind = fields.get(f.field)
     if kind is None:
         known = ", ".join(sorted(fields)) or "none"
@@ -73,9 +97,15 @@ def _one(f: Filter, fields: Mapping[str, str]) -> str:
     if f.op == "in":
         if not isinstance(f.value, (list, tuple)) or not f.value or len(f.value) > MAX_IN:
             raise FilterError(f"{f.field!r} in: the value is a list of 1 to {MAX_IN} values")
-        return f"`{f.field}` IN (" + ", ".join(_literal(f.field, kind, v) for v in f.value) + ")"
+    values = list(f.value) if f.op == "in" else [f.value]
+    literals = [_literal(f.field, kind, v) for v in values]  # each value's kind checked first
+    if f.field == "source" and sources is not None and f.op in ("eq", "ne", "in"):
+        named = list(dict.fromkeys(s for v in values for s in sources_named(v, sources) or [v]))
+        return f"`source` {'NOT IN' if f.op == 'ne' else 'IN'} (" + ", ".join(map(sql_str, named)) + ")"
+    if f.op == "in":
+        return f"`{f.field}` IN (" + ", ".join(literals) + ")"
     # quoted: a field may be named as an SQL word ("order") or in capitals, which SQL folds
-    return f"`{f.field}` {OPS[f.op]} {_literal(f.field, kind, f.value)}"
+    return f"`{f.field}` {OPS[f.op]} {literals[0]}"
 
 
 def _literal(field: str, kind: str, value: Any) -> str:

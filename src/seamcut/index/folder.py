@@ -2,7 +2,8 @@
 
 The parts: ``settings`` (what the folder was built with), ``store`` (its LanceDB tables),
 ``matrix`` (its vectors in memory), ``fusion`` (how a hybrid search merges its two rankings),
-``search`` (rankings by mode) and ``parents`` (hits of parents, for a parent-child index).
+``search`` (rankings by mode), ``parents`` (hits of parents, for a parent-child index) and
+``reading`` (what an ``Index`` reads: its searches).
 """
 from __future__ import annotations
 
@@ -11,32 +12,27 @@ import os
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Sequence, TypeVar
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
 from ..embed import Embedder, load_embedder, spec_of
 from ..model import Chunk, Document
-from .filters import Filter, to_where
 from .fusion import Fusion, ReciprocalRankFusion
-from .matrix import Matrix, matrix_for
+from .matrix import Matrix
 from .batch import Cut, UpdateReport
 from .rows import chunk_row, document_row, is_parent, text_hash
-from .parents import parent_hits
-from .search import (DEFAULT_MODE, Hit, Mode, by_vector, by_words, check_query, combine, normalise_query,
-                     within_budget)
+from .reading import Reading
 from . import journal
 from .disk import DiskFullError, disk_full, is_disk_full
 from .lock import Holder, IndexBusyError, WriteLock
 from .settings import SETTINGS_FILE, IndexConfigError, ParentTextRank, Settings
-from .store import HIT_COLUMNS, Store, View
-
-T = TypeVar("T")
+from .store import Store
 
 log = logging.getLogger(__name__)
 
 
-class Index:
+class Index(Reading):
     """An index folder: open an existing one, or create one for a strategy and an embedder.
 
     ``strategy``/``options`` (size, overlap, unit, tokenizer, strategy options) and ``model``
@@ -403,98 +399,3 @@ class Index:
         except (IndexBusyError, OSError) as exc:
             log.warning("%s: the words are searched without their index meanwhile (a plain "
                         "tokenizer, not ICU): %s", self.path, exc)
-
-    # -- reading -------------------------------------------------------------------------------
-
-    def count(self) -> int:
-        """Searchable chunks in the index."""
-        return self._read(lambda view: view.count())
-
-    def all_chunks(self) -> list[Chunk]:
-        """Every searchable chunk, in document order (for checks and reports)."""
-        return self._read(lambda view: view.all_chunks())
-
-    def _read(self, read: Callable[[View], T]) -> T:
-        """``read`` on the state last published, for the whole read; read again on the next one
-        where a writer published it and deleted the files of this one meanwhile (its cleanup of
-        old versions, while this read was under way)."""
-        view = self.store.view()
-        try:
-            return read(view)
-        except (RuntimeError, OSError):
-            now = self.store.view()
-            if now is view:  # nothing published since: not a version cleaned up
-                raise
-            return read(now)
-
-    def search(self, query: str, k: int = 4, *, mode: Mode = DEFAULT_MODE, where: str | None = None,
-               filters: Sequence[Filter] = (), max_tokens: int | None = None,
-               candidates: int | None = None) -> list[Hit]:
-        """The ``k`` best results for ``query``.
-
-        ``mode``: ``vector`` (cosine similarity of the model's vectors), ``text`` (BM25 over ICU
-        words) or ``hybrid`` (both, merged by the index's fusion). ``where``: an SQL filter on the
-        chunk columns, e.g. ``crop = 'cotton' AND year >= 2025``; ``filters``: the same as
-        structured ``Filter``s, checked against the index's fields (``filter_fields``), both
-        joined by AND. For a parent-child index each parent comes once, with the children that
-        matched. ``max_tokens``: the most tokens of the model the results may hold together
-        (each chunk's ``tokens``; for a parent-child index its parents'), best first, the first
-        always. ``candidates``: how many chunks each search fetches before fusion and grouping
-        (default ``max(4 * k, 20)``; at least ``8 * k`` for a parent-child index).
-        """
-        return self.search_state(query, k, mode=mode, where=where, filters=filters, max_tokens=max_tokens,
-                                 candidates=candidates)[0]
-
-    def search_state(self, query: str, k: int = 4, *, mode: Mode = DEFAULT_MODE, where: str | None = None,
-                     filters: Sequence[Filter] = (), max_tokens: int | None = None,
-                     candidates: int | None = None) -> tuple[list[Hit], str | None]:
-        """``search``, and the id of the published state that answered it (None: an index never
-        published): every result of one search comes from that one state."""
-        check_query(mode, k)
-        if mode != "vector":
-            self._check_text_index()
-        text = normalise_query(query)
-
-        def read(view: View) -> tuple[list[Hit], str | None]:
-            structured = to_where(filters, view.filter_fields()) if filters else None  # schema read only then
-            sql = " AND ".join(f"({w})" for w in (where, structured) if w) or None
-            return self._search(view, query, text, k, mode, sql, max_tokens, candidates), view.state_id
-        return self._read(read)
-
-    def filter_fields(self) -> dict[str, str]:
-        """The fields a search can be filtered on (``Filter``), and the kind of value each takes."""
-        return self._read(lambda view: view.filter_fields())
-
-    def _search(self, view: View, query: str, text: str, k: int, mode: Mode, where: str | None,
-                max_tokens: int | None, candidates: int | None) -> list[Hit]:
-        if "chunks" not in view or (not text and mode != "vector"):
-            return []  # no words, nothing to rank them by
-        parent_child = "parents" in view
-        n = candidates or max(4 * k, 20)
-        if parent_child:
-            n = max(n, 8 * k)  # several children may share a parent: more of them to fill k parents
-        vector = by_vector(self._vector_rows(view, query, where, n)) if mode != "text" else []
-        words = by_words(view.text_rows("chunks", text, where, n)) if mode != "vector" else []
-        if parent_child:
-            return parent_hits(view, text, mode, where, n, k, max_tokens, vector, words,
-                               fusion=self.fusion, rank_parents_by=self.settings.parent_text_rank)
-        ranking = [(s, view.chunk(s.row)) for s in combine(mode, vector, words, self.fusion)[:k]]
-        return [Hit(i + 1, c, s.score, s.similarity)
-                for i, (s, c) in enumerate(within_budget(ranking, lambda sc: sc[1].tokens, max_tokens))]
-
-    def _vector_rows(self, view: View, query: str, where: str | None, n: int) -> list[dict[str, Any]]:
-        """The ``n`` chunks nearest to ``query`` by cosine, best first, with ``_distance``.
-
-        Exact either way. The first query of an Index scans the table in LanceDB; later ones
-        without a filter search the vectors in memory (loaded once, about 0.5 s per 100k chunks;
-        a matrix product instead of a scan per query), while they fit in ``MATRIX_BYTES``."""
-        vec = self.embedder.embed_queries([query])[0]
-        self._vector_queries += 1
-        matrix = None
-        if where is None and self._vector_queries > 1:
-            matrix = self._matrix = matrix_for(view, int(self.settings.dim or 0), self._matrix)
-        if matrix is None:
-            return view.vector_rows(vec, where, n)
-        nearest = matrix.nearest(vec, n)
-        found = {r["id"]: r for r in view.rows("chunks", [i for i, _ in nearest], HIT_COLUMNS)}
-        return [{**found[i], "_distance": 1.0 - sim} for i, sim in nearest if i in found]

@@ -9,7 +9,7 @@ from .settings import ParentTextRank
 from .store import View
 
 
-def parent_hits(view: View, text: str, mode: str, where: str | None, n: int, k: int, max_tokens: int | None,
+def parent_hits(view: View, text: str, mode: str, where: str | None, n: int, k: int, budget: int | None,
                 vector: list[Scored], words: list[Scored], *, fusion: Fusion,
                 rank_parents_by: ParentTextRank) -> list[Hit]:
     """Parent-child search: each parent once, ranked by its children or by itself.
@@ -41,4 +41,4 @@ def parent_hits(view: View, text: str, mode: str, where: str | None, n: int, k: 
         children = tuple(view.chunk(r) for r in kids.get(s.id, {}).values())
         found.append((s, parents.get(s.id) or children[0], children))
     return [Hit(i + 1, parent, s.score, similarity.get(s.id), children)
-            for i, (s, parent, children) in enumerate(within_budget(found, lambda f: f[1].tokens, max_tokens))]
+            for i, (s, parent, children) in enumerate(within_budget(found, lambda f: f[1].tokens, budget))]

@@ -18,8 +18,8 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
+from ..chunks_jsonl import own_metadata, with_document
 from ..model import Chunk, Document
-from ..strategies.chunks import DOCUMENT_ONLY
 
 log = logging.getLogger(__name__)
 
@@ -64,8 +64,7 @@ def _fields(doc: Document) -> dict[str, Any]:
 def chunk_row(c: Chunk, doc: Document, vector: np.ndarray | None) -> dict[str, Any]:
     """A chunk's row (``vector`` None: a parent's, not searched by vector)."""
     d = c.to_dict()
-    d["metadata"] = {k: v for k, v in c.metadata.items()
-                     if k not in doc.metadata or doc.metadata[k] != v}
+    d["metadata"] = own_metadata(c.metadata, doc.metadata)
     row: dict[str, Any] = {
         "id": c.id, "doc_id": c.doc_id, "source": c.source, "file": _file_name(c.source),
         "start": c.start, "end": c.end,
@@ -83,8 +82,7 @@ def chunk_from_row(row: Mapping[str, Any], doc_fields: Mapping[str, Any]) -> Chu
     """The chunk of a row, its document's fields put back under its own metadata (those a chunk
     never carries, ``DOCUMENT_ONLY``, left out), as it was cut."""
     d = json.loads(row["chunk"])
-    shared = {k: v for k, v in doc_fields.items() if k not in DOCUMENT_ONLY}
-    return Chunk.from_dict({**d, "metadata": {**shared, **d.get("metadata", {})}})
+    return Chunk.from_dict({**d, "metadata": with_document(d.get("metadata", {}), doc_fields)})
 
 
 @lru_cache(maxsize=4096)

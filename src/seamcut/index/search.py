@@ -3,6 +3,7 @@ ranking of rows, combined by mode, and grouped by parent for a parent-child inde
 from __future__ import annotations
 
 import unicodedata
+import warnings
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Literal, Sequence, TypeVar
 
@@ -95,13 +96,26 @@ def by_parent(ranking: Sequence[Scored]) -> list[Scored]:
     return list(out.values())
 
 
-def within_budget(items: Iterable[T], tokens: Callable[[T], int], max_tokens: int | None) -> Iterator[T]:
-    """``items`` in order while their ``tokens`` together stay within ``max_tokens`` (None: all);
-    the first always comes, whatever its size (a search answers with something)."""
+def within_budget(items: Iterable[T], tokens: Callable[[T], int], budget: int | None) -> Iterator[T]:
+    """``items`` in order while their ``tokens`` together stay within ``budget`` (tokens of the
+    model; None: all); the first always comes, whatever its size (a search answers with something)."""
     used = 0
     for i, item in enumerate(items):
         n = tokens(item)
-        if max_tokens is not None and i and used + n > max_tokens:
+        if budget is not None and i and used + n > budget:
             return
         used += n
         yield item
+
+
+def budget_of(budget: int | None, max_tokens: int | None, stacklevel: int = 3) -> int | None:
+    """The budget a search was given (tokens of the model the results hold together): ``budget``,
+    or ``max_tokens``, its old name, kept for a release with a ``DeprecationWarning`` pointed at
+    the caller ``stacklevel`` frames up; both at once raise ``ConfigError``."""
+    if max_tokens is None:
+        return budget
+    if budget is not None:
+        raise ConfigError("give budget or max_tokens (its old name), not both")
+    warnings.warn("max_tokens is deprecated: it is now budget (the same tokens of the model the results "
+                  "hold together); max_tokens goes in a coming release", DeprecationWarning, stacklevel=stacklevel)
+    return max_tokens

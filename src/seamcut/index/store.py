@@ -24,7 +24,7 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from ..model import Chunk
-from .filters import NOT_FILTERS, filter_kind
+from .filters import NOT_FILTERS, Filter, filter_kind, to_where
 from .rows import arrow_table, chunk_from_row, document_fields, fit, schema, sql_in, sql_str
 
 TABLES = ("chunks", "parents", "documents")
@@ -33,6 +33,8 @@ SNAPSHOT_FILE = "seamcut-snapshot.json"
 #: how old a table version must be for ``cleanup`` to delete its files (a reader of a recent
 #: version is safe; a long build's early batches go; the version published is never deleted)
 OLD_VERSIONS = timedelta(minutes=10)
+#: the most chunk rows read for a field's values (``View.values``: what a message names)
+VALUES_SCAN = 100_000
 #: for an ``optimize`` that must not delete versions (one a search may still be reading)
 _KEEP = timedelta(days=36500)
 # the columns a search reads back (not the vector, the text or the filter columns: the chunk JSON
@@ -270,6 +272,8 @@ class View:
         #: when opened, never published): the same table versions of a folder built again are
         #: another state
         self.state = state
+        self._sources: dict[str, str] | None = None
+        self._values: dict[str, list[Any]] = {}
 
     def __contains__(self, name: str) -> bool:
         return name in self.tables
@@ -293,6 +297,37 @@ class View:
             return {}
         fields = {f.name: filter_kind(f.type) for f in self.tables["chunks"].schema}
         return {name: kind for name, kind in fields.items() if kind and name not in NOT_FILTERS}
+
+    def structured(self, filters: Sequence[Filter]) -> str | None:
+        """The SQL of structured ``filters`` (``filters.to_where``), checked against this state's
+        fields; a filter on ``source`` names files as ``filters.sources_named`` says."""
+        if not filters:
+            return None
+        return to_where(filters, self.filter_fields(),
+                        self.sources() if any(f.field == "source" for f in filters) else None)
+
+    def sources(self) -> dict[str, str]:
+        """Each file's source as stored, and its absolute path when it was indexed."""
+        if self._sources is None:
+            rows = self.columns("documents", ["source", "metadata"])
+            self._sources = {r["source"]: _indexed_path(r) for r in (rows.to_pylist() if rows is not None else [])}
+        return self._sources
+
+    def matches(self, where: str | None) -> int:
+        """How many chunks ``where`` (SQL on the chunk columns) holds for."""
+        return self.tables["chunks"].count_rows(where) if "chunks" in self.tables else 0
+
+    def values(self, field: str) -> list[Any]:
+        """The values a filter field holds, sorted, without nulls (for ``source``, every file's;
+        else those of the first ``VALUES_SCAN`` chunk rows)."""
+        if field not in self._values:
+            if field == "source":
+                self._values[field] = sorted(self.sources())
+            else:
+                import pyarrow.compute as pc
+                got = self.tables["chunks"].search().select([field]).limit(VALUES_SCAN).to_arrow()
+                self._values[field] = sorted(pc.unique(got.column(field)).drop_null().to_pylist())
+        return self._values[field]
 
     def count(self) -> int:
         """Rows in the ``chunks`` table: the searchable chunks."""

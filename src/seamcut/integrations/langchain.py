@@ -28,8 +28,10 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
                       "langchain-text-splitters: pip install 'seamcut[langchain]'") from exc
 
 from ..api import chunk as seamcut_chunk
+from ..strategies import DEFAULT_STRATEGY
 from ..model import Chunk, Document
 from . import chunk_metadata, document_for, remember
+from ..index.search import budget_of
 from .search import SeamcutSearch, hit_metadata
 
 
@@ -41,7 +43,7 @@ class SeamcutTextSplitter(TextSplitter):
     special tokens included; ``words``; ``chars``), None for the strategy's default (300/50).
     """
 
-    def __init__(self, strategy: str = "recursive", size: int | None = None,
+    def __init__(self, strategy: str = DEFAULT_STRATEGY, size: int | None = None,
                  overlap: int | None = None, unit: str = "tokens", tokenizer: Any = None,
                  **options: Any) -> None:
         # LangChain's own checks and fields; seamcut does the sizing, in its own unit
@@ -114,7 +116,8 @@ class SeamcutRetriever(BaseRetriever):
     """A LangChain retriever over a seamcut index: ``SeamcutRetriever(db=FOLDER, k=4)`` searches
     the folder in this process, ``SeamcutRetriever(url=SERVICE, k=4, api_key=...)`` asks a
     ``seamcut serve`` service; either way the results of ``seamcut search`` (its ranking, each
-    parent once for a parent-child index, ``filters``, the ``max_tokens`` budget), in its order.
+    parent once for a parent-child index, ``filters``, the ``budget``: tokens of the model the
+    results hold together at most; ``max_tokens``, its old name, deprecated), in its order.
 
     Each ``Document``'s ``page_content`` is the chunk's text (for parent-child, the parent's);
     its metadata has ``chunk_id``, the chunk's place and fields, ``rank`` and ``score``."""
@@ -124,14 +127,19 @@ class SeamcutRetriever(BaseRetriever):
     k: int = 4
     mode: str = "hybrid"
     filters: list = []
-    max_tokens: Any = None
+    budget: Any = None
     api_key: Any = None
     timeout: float = 60.0
     _search: Any = None
 
+    def __init__(self, **data: Any) -> None:
+        if "max_tokens" in data:  # budget's old name, deprecated: warned at the caller
+            data["budget"] = budget_of(data.get("budget"), data.pop("max_tokens"))
+        super().__init__(**data)
+
     def model_post_init(self, context: Any) -> None:
         self._search = SeamcutSearch(self.db, self.url, k=self.k, mode=self.mode, filters=self.filters,
-                                     max_tokens=self.max_tokens, api_key=self.api_key, timeout=self.timeout)
+                                     budget=self.budget, api_key=self.api_key, timeout=self.timeout)
 
     def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[LCDocument]:
         return [LCDocument(page_content=h["chunk"]["text"], metadata=hit_metadata(h))

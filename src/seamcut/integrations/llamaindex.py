@@ -27,6 +27,8 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 from pydantic import Field, PrivateAttr
 
 from ..api import chunk as seamcut_chunk
+from ..index.search import budget_of
+from ..strategies import DEFAULT_STRATEGY
 from . import chunk_metadata, document_for
 from .search import SeamcutSearch, hit_metadata
 
@@ -39,7 +41,7 @@ class SeamcutNodeParser(NodeParser):
     tokens included; ``words``; ``chars``), None for the strategy's default (300/50).
     """
 
-    strategy: str = Field(default="recursive", description="seamcut strategy name")
+    strategy: str = Field(default=DEFAULT_STRATEGY, description="seamcut strategy name")
     size: int | None = Field(default=None, description="most a chunk holds, in unit")
     overlap: int | None = Field(default=None, description="overlap target, in unit")
     unit: str = Field(default="tokens", description="tokens, words or chars")
@@ -90,7 +92,8 @@ class SeamcutRetriever(BaseRetriever):
     """A LlamaIndex retriever over a seamcut index: ``SeamcutRetriever(db=FOLDER, k=4)`` searches
     the folder in this process, ``SeamcutRetriever(url=SERVICE, k=4, api_key=...)`` asks a
     ``seamcut serve`` service; either way the results of ``seamcut search`` (its ranking, each
-    parent once for a parent-child index, ``filters``, the ``max_tokens`` budget), in its order.
+    parent once for a parent-child index, ``filters``, the ``budget``: tokens of the model the
+    results hold together at most; ``max_tokens``, its old name, deprecated), in its order.
 
     Each ``NodeWithScore`` holds a ``TextNode`` whose ``id_`` is the chunk's id and whose text is
     the chunk's (for parent-child, the parent's), with the search's score; its metadata has
@@ -98,9 +101,9 @@ class SeamcutRetriever(BaseRetriever):
     and shows the model."""
 
     def __init__(self, db: Any = None, url: str | None = None, *, k: int = 4, mode: str = "hybrid",
-                 filters: Sequence[Any] = (), max_tokens: int | None = None, api_key: str | None = None,
-                 timeout: float = 60.0, **kwargs: Any) -> None:
-        self._search = SeamcutSearch(db, url, k=k, mode=mode, filters=filters, max_tokens=max_tokens,
+                 filters: Sequence[Any] = (), budget: int | None = None, api_key: str | None = None,
+                 timeout: float = 60.0, max_tokens: int | None = None, **kwargs: Any) -> None:
+        self._search = SeamcutSearch(db, url, k=k, mode=mode, filters=filters, budget=budget_of(budget, max_tokens),
                                      api_key=api_key, timeout=timeout)
         super().__init__(**kwargs)
 

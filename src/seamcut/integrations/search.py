@@ -10,6 +10,7 @@ from typing import Any, Mapping, Sequence
 
 from ..errors import ConfigError
 from ..index.filters import Filter
+from ..index.search import budget_of
 
 #: the chunk fields a result's metadata carries (with ``chunk_id`` for the chunk's ``id``)
 _FIELDS = ("doc_id", "source", "start", "end", "tokens", "context", "heading_path", "pages", "language",
@@ -19,16 +20,18 @@ _FIELDS = ("doc_id", "source", "start", "end", "tokens", "context", "heading_pat
 class SeamcutSearch:
     """``db``: an index folder (made by ``seamcut index``), or ``url``: a ``seamcut serve``
     service (with ``api_key`` where it asks for one; ``timeout`` in seconds). ``k``, ``mode``,
-    ``filters`` (``Filter``s, or mappings of ``field``, ``op``, ``value``) and ``max_tokens``
-    (the most tokens of the model the results hold together) as ``seamcut search`` takes them."""
+    ``filters`` (``Filter``s, or mappings of ``field``, ``op``, ``value``) and ``budget``
+    (tokens of the model the results hold together at most) as ``seamcut search`` takes them;
+    ``max_tokens``: ``budget``'s old name, deprecated."""
 
     def __init__(self, db: str | Path | None = None, url: str | None = None, *, k: int = 4,
                  mode: str = "hybrid", filters: Sequence[Filter | Mapping[str, Any]] = (),
-                 max_tokens: int | None = None, api_key: str | None = None, timeout: float = 60.0) -> None:
+                 budget: int | None = None, api_key: str | None = None, timeout: float = 60.0,
+                 max_tokens: int | None = None) -> None:
         if (db is None) == (url is None):
             raise ConfigError("give one of db (an index folder) or url (a seamcut serve service)")
         self.db, self.url = db, url.rstrip("/") if url else None
-        self.k, self.mode, self.max_tokens = k, mode, max_tokens
+        self.k, self.mode, self.budget = k, mode, budget_of(budget, max_tokens)
         self.filters = [f if isinstance(f, Filter) else Filter(f["field"], f.get("op", "eq"), f["value"])
                         for f in filters]
         self.api_key, self.timeout = api_key, timeout
@@ -41,10 +44,11 @@ class SeamcutSearch:
             if self._index is None:
                 self._index = Index(self.db)
             hits = self._index.search(query, self.k, mode=self.mode, filters=self.filters,  # type: ignore[arg-type]
-                                      max_tokens=self.max_tokens)
+                                      budget=self.budget)
             return [h.to_dict() for h in hits]
-        body = {"query": query, "k": self.k, "mode": self.mode, "max_tokens": self.max_tokens,
-                "filters": [{"field": f.field, "op": f.op, "value": f.value} for f in self.filters]}
+        body = {"query": query, "k": self.k, "mode": self.mode,
+                "filters": [{"field": f.field, "op": f.op, "value": f.value} for f in self.filters],
+                **({"budget": self.budget} if self.budget is not None else {})}
         headers = {"Content-Type": "application/json", **({"X-API-Key": self.api_key} if self.api_key else {})}
         req = urllib.request.Request(f"{self.url}/search", data=json.dumps(body).encode("utf-8"), headers=headers)
         try:

@@ -74,15 +74,12 @@ def write(ins: Inspection, path: str | Path, title: str = "seamcut inspect") -> 
 def _overlap_line(ins: Inspection) -> str:
     """What the pairs sharing nothing mean: a finding (red) only where overlap was asked for."""
     zero = len(ins.zero_overlap_pairs)
+    said = esc(ins.overlap_said())
     if ins.overlap_asked:
-        target = (f"configured: {ins.overlap_target} {ins.unit}" if ins.overlap_target is not None
-                  else "made with overlap")
-        return (f'{target}; <span class="{"bad" if zero else "ok"}">{zero} share nothing</span>')
+        return f'{said}; <span class="{"bad" if zero else "ok"}">{zero} share nothing</span>'
     if ins.overlap_asked is False:
-        return (f"no overlap asked for (none by design, as structure cuts end at a unit, or none "
-                f"set): {zero} share nothing, as they should")
-    return (f"{zero} share nothing; the overlap they were made with is not stated "
-            "(--overlap), so that is not judged")
+        return f"{said}: {zero} share nothing, as they should"
+    return f"{zero} share nothing, not judged: {said}"
 
 
 def _summary(ins: Inspection) -> str:
@@ -124,9 +121,10 @@ def _plots(ins: Inspection) -> list[tuple[str, str]] | None:
     if zeros:  # a bar of height 0 does not show: mark the pairs that share nothing
         ax.scatter(zeros, [0] * len(zeros), marker="x", color="#b00020", zorder=3,
                    label="shares nothing")
-    if ins.overlap_target:
-        ax.axhline(ins.overlap_target, color="#555", ls=":", label=f"configured {ins.overlap_target}")
-    if ins.overlap_target or zeros:
+    target = ins.overlap_target if ins.overlap_asked else None  # not between units' neighbours
+    if target:
+        ax.axhline(target, color="#555", ls=":", label=f"configured {target}")
+    if target or zeros:
         ax.legend(fontsize=8)
     ax.set_xlabel("neighbour pair")
     ax.set_ylabel(f"shared {ins.unit}")

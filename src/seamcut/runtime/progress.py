@@ -6,6 +6,42 @@ from typing import Any, Self
 #: seconds between two lines where stderr is not a terminal (a bar's own ``every`` aside)
 EVERY = 5.0
 
+#: the time left is shown only once it means something: when at least this many items (files,
+#: steps, batches) have ended, at the rate of those after the first, timed from when the first
+#: ended. The first item carries the start-up (worker processes started, the model loaded,
+#: caches warmed), which the others do not repeat: timed from the start, a build's first file of
+#: ten said "ETA 22:39", and the build was done 17 s later. Two items of steady work after it are
+#: the least a rate can be read from.
+MIN_DONE = 3
+
+
+class Pace:
+    """How many items have ended, and when the first one did with how much work done by then:
+    the time left by ``MIN_DONE``'s rule. Work is counted in a bar's own unit (bytes, steps);
+    times are seconds of the bar's clock."""
+
+    def __init__(self) -> None:
+        self.items = 0
+        self.first_at: float | None = None
+        self.first_work = 0.0
+
+    def ended(self, now: float, work: float) -> None:
+        """An item ended at ``now``, with ``work`` units done in all."""
+        self.items += 1
+        if self.first_at is None:
+            self.first_at, self.first_work = now, work
+
+    def left(self, now: float, work: float, total: float) -> float | None:
+        """Seconds until ``total`` units are done, ``work`` being done at ``now``, at the rate
+        since the first item ended; None until ``MIN_DONE`` items have ended (or while no time
+        or no work has passed since the first)."""
+        if self.items < MIN_DONE or self.first_at is None:
+            return None
+        seconds, done = now - self.first_at, work - self.first_work
+        if seconds <= 0 or done <= 0:
+            return None
+        return max(0.0, total - work) * seconds / done
+
 
 class _Bar:
     """A progress display on stderr: on a terminal a live rich bar of ``total`` steps with the
@@ -25,6 +61,7 @@ class _Bar:
         self._clock = time.monotonic
         self.started = self._clock()
         self._bar: Any = None
+        self.pace = Pace()
 
     def _columns(self) -> tuple[Any, ...]:
         """The rich columns after the description, the bar and ``done/total``."""
@@ -82,22 +119,37 @@ class Steps(_Bar):
         self.done, self.text = 0, label
 
     def _columns(self) -> tuple[Any, ...]:
-        from rich.progress import TimeElapsedColumn, TimeRemainingColumn
-        return TimeElapsedColumn(), TimeRemainingColumn()
+        from rich.progress import ProgressColumn, TimeElapsedColumn
+        from rich.text import Text
+
+        bar = self
+
+        class Left(ProgressColumn):
+            """The time left by ``MIN_DONE``'s rule (rich's own guesses from the second step)."""
+
+            def render(self, task: Any) -> Text:
+                left = bar.left()
+                return Text("-:--" if left is None else _clock_text(left), style="progress.remaining")
+        return TimeElapsedColumn(), Left()
 
     def advance(self, n: int = 1, label: str | None = None) -> None:
         self.done += n
+        self.pace.ended(self._clock(), self.done)
         self.text = f"{self.label} {label}" if label else self.label
         if self._bar is not None:
             self._bar.update(self._task, advance=n, description=self.text)
 
+    def left(self) -> float | None:
+        """Seconds left (None until ``MIN_DONE`` advances: not yet known)."""
+        return self.pace.left(self._clock(), self.done, self.total)
+
     def log(self) -> None:
-        """One line on stderr: the steps done, the time taken and the time left."""
+        """One line on stderr: the steps done, the time taken and, once known, the time left."""
         import sys
         elapsed = self._clock() - self.started
-        left = (f", ETA {_clock_text(elapsed * (self.total - self.done) / self.done)}"
-                if self.done else "")
-        print(f"{self.text}: {self.done:,}/{self.total:,}, {_clock_text(elapsed)} elapsed{left}",
+        left = self.left()
+        eta = f", ETA {_clock_text(left)}" if left is not None else ""
+        print(f"{self.text}: {self.done:,}/{self.total:,}, {_clock_text(elapsed)} elapsed{eta}",
               file=sys.stderr, flush=True)
 
     def __exit__(self, *exc: Any) -> None:
@@ -109,8 +161,8 @@ class Steps(_Bar):
 
 class Throughput(_Bar):
     """Progress of a long build over ``files`` files of ``size`` bytes in all: files done, pages
-    and model tokens per second, failures, and the time left (from the bytes done so far: a
-    file's size says more about its work than its count does).
+    and model tokens per second, failures, and the time left (from the bytes done: a file's size
+    says more about its work than its count does; shown by ``MIN_DONE``'s rule).
 
     On a terminal it is a live bar on stderr; elsewhere (a log file, CI, a pipe) it writes one
     line to stderr every ``every`` seconds, whether or not a file ended meanwhile, so a run
@@ -139,6 +191,8 @@ class Throughput(_Bar):
         self.pages += pages
         self.tokens += tokens
         self.failed += failed
+        if not unchanged:  # a file that took work: one item of the time left's rule
+            self.pace.ended(self._clock(), self.bytes)
         if self._bar is not None:
             self._bar.update(self._task, advance=1, rates=self.rates())
 
@@ -146,10 +200,9 @@ class Throughput(_Bar):
         return self._clock() - self.started
 
     def eta(self) -> float | None:
-        """Seconds left, from the share of bytes done (None before any)."""
-        if not self.bytes:
-            return None
-        return self.elapsed() * (self.size - self.bytes) / self.bytes
+        """Seconds left, from the bytes done since the first file that took work ended (None
+        until ``MIN_DONE`` such files have: not yet known)."""
+        return self.pace.left(self._clock(), self.bytes, self.size)
 
     def rates(self) -> str:
         t = max(self.elapsed(), 1e-9)

@@ -2,7 +2,8 @@
 ``GET /openapi.json`` and ``GET /docs`` (the same schema as a page, with no script from anywhere).
 
 A search answers with the same results ``seamcut search --json`` prints for the same question
-(``Hit.to_dict``), the id of the published state they come from and the request's id. Each
+(``Hit.to_dict``), the id of the published state they come from, the request's id and its
+``warnings`` (a filter that matched no chunk, with values its field holds; a deprecated key). Each
 process opens the index once and searches it one request at a time (a search keeps a core busy;
 more processes serve more at once: ``seamcut serve --workers``); every search reads the state
 last published, so an index that ``seamcut index`` updates is served without a restart, and a
@@ -27,7 +28,8 @@ from typing import Any, AsyncIterator, Literal, Union
 from fastapi import Depends, FastAPI, HTTPException, Request
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr, field_validator
+from pydantic import (BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr, field_validator,
+                      model_validator)
 
 from .. import __version__
 from ..index import Index
@@ -65,8 +67,27 @@ class SearchIn(BaseModel):
     mode: Literal["hybrid", "vector", "text"] = "hybrid"
     filters: list[FilterIn] = Field(default_factory=list, max_length=MAX_FILTERS,
                                     description="all must hold (AND)")
-    max_tokens: int | None = Field(None, ge=1, description="the most tokens of the model the results hold "
-                                                           "together, best first (the first always comes)")
+    budget: int | None = Field(None, ge=1, description="tokens of the model the results hold together at most, "
+                                                       "best first (the first always comes)")
+    max_tokens: int | None = Field(None, ge=1, deprecated="max_tokens is budget's old name: send budget",
+                                   description="budget's old name, taken for a release; not with budget")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _one_budget(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("budget") is not None and data.get("max_tokens") is not None:
+            raise ValueError("give budget or max_tokens (its old name, deprecated), not both")
+        return data
+
+    def tokens_sent(self) -> int | None:
+        """The budget: ``budget``, or ``max_tokens`` where the client sent its old name (read
+        past pydantic's deprecation warning, which is the client's to heed, not the server's)."""
+        return self.budget if self.budget is not None else self.__dict__["max_tokens"]
+
+    def notes(self) -> list[str]:
+        """What the client should change: a deprecated key it sent."""
+        return (["max_tokens is deprecated: send budget (the same tokens); max_tokens goes in a coming release"]
+                if "max_tokens" in self.model_fields_set else [])
 
     @field_validator("query")
     @classmethod
@@ -117,12 +138,15 @@ class Service:
         for _ in range(2):
             self.search(SearchIn(query="warm up", k=1))
 
-    def search(self, req: SearchIn) -> tuple[list[dict[str, Any]], str | None]:
+    def search(self, req: SearchIn) -> tuple[list[dict[str, Any]], str | None, list[str]]:
+        """The results, the state they come from, and the warnings: ``req.notes`` and, where
+        filters found nothing, each filter that matches no chunk (``Index.unmatched``)."""
         filters = [Filter(f.field, f.op, f.value) for f in req.filters]
         with self.lock:
             hits, state = self.index.search_state(req.query, req.k, mode=req.mode, filters=filters,
-                                                  max_tokens=req.max_tokens)
-        return [h.to_dict() for h in hits], state
+                                                  budget=req.tokens_sent())
+            warnings = req.notes() + (self.index.unmatched(filters) if filters and not hits else [])
+        return [h.to_dict() for h in hits], state, warnings
 
     def stats(self) -> dict[str, Any]:
         with self.lock:
@@ -228,17 +252,19 @@ def make_app(settings: Settings, warm: bool = True) -> FastAPI:
     @app.post("/search", dependencies=[Depends(authorised)])
     def search(req: SearchIn, request: Request, svc: Service = Depends(service)) -> JSONResponse:
         """The ``k`` best results for ``query``, as ``seamcut search --json`` prints them, from one
-        published state of the index (``state``)."""
+        published state of the index (``state``), and ``warnings``: each filter that matched no
+        chunk where none was found (with values its field holds), a deprecated key sent."""
         if svc.settings.log_queries:
             log.info("%s query %r k=%d mode=%s filters=%s", request.state.id, req.query, req.k, req.mode,
                      [f.model_dump() for f in req.filters])
         try:
-            results, state = svc.search(req)
+            results, state, warnings = svc.search(req)
         except FilterError as exc:
             raise HTTPException(400, str(exc)) from exc
         # a response of its own: the results are plain JSON already, and FastAPI would walk
         # every value of them again (jsonable_encoder) before encoding them
-        return JSONResponse({"results": results, "state": state, "request_id": request.state.id})
+        return JSONResponse({"results": results, "state": state, "request_id": request.state.id,
+                             "warnings": warnings})
 
     @app.get("/health")
     def health() -> dict[str, Any]:

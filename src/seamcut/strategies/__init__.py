@@ -34,8 +34,9 @@ from .structure import structure
 
 Strategy = Callable[[Document, SizeConfig], list[Chunk]]
 
-#: the strategy an index is cut with when none is named (``seamcut index``; ``seamcut chunk`` and
-#: ``seamcut.chunk`` cut with recursive): the simplest choice a tie between strategies goes to
+#: the strategy documents are cut with when none is named, everywhere (``seamcut chunk``,
+#: ``index``, ``view``, ``seamcut.chunk``, the integrations' splitters): the simplest choice a tie
+#: between strategies goes to
 DEFAULT_STRATEGY = "structure"
 
 #: name -> (strategy, its config class)

@@ -1,0 +1,137 @@
+"""``Index``'s reads (``folder.Index`` is a ``Reading``): counts, every chunk, searches in
+three modes with filters and a budget, and why a filtered search found nothing. Every read is of
+one published state (``store.View``)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
+
+from ..model import Chunk
+from .filters import Filter
+from .fusion import Fusion
+from .matrix import Matrix, matrix_for
+from .parents import parent_hits
+from .search import (DEFAULT_MODE, Hit, Mode, budget_of, by_vector, by_words, check_query, combine,
+                     normalise_query, within_budget)
+from .settings import Settings
+from .store import HIT_COLUMNS, Store, View
+from .unmatched import unmatched
+
+if TYPE_CHECKING:
+    from ..embed import Embedder
+
+T = TypeVar("T")
+
+
+class Reading:
+    """What an ``Index`` reads; it brings the folder's ``store``, ``settings``, ``fusion``,
+    ``embedder`` and ``_check_text_index`` (a word search's text index made where a stopped build
+    left none)."""
+    store: Store
+    settings: Settings
+    fusion: Fusion
+    embedder: "Embedder"
+    _matrix: Matrix | None
+    _vector_queries: int
+
+    def _check_text_index(self) -> None:
+        raise NotImplementedError
+
+    def count(self) -> int:
+        """Searchable chunks in the index."""
+        return self._read(lambda view: view.count())
+
+    def all_chunks(self) -> list[Chunk]:
+        """Every searchable chunk, in document order (for checks and reports)."""
+        return self._read(lambda view: view.all_chunks())
+
+    def _read(self, read: Callable[[View], T]) -> T:
+        """``read`` on the state last published, for the whole read; read again on the next one
+        where a writer published it and deleted the files of this one meanwhile (its cleanup of
+        old versions, while this read was under way)."""
+        view = self.store.view()
+        try:
+            return read(view)
+        except (RuntimeError, OSError):
+            now = self.store.view()
+            if now is view:  # nothing published since: not a version cleaned up
+                raise
+            return read(now)
+
+    def search(self, query: str, k: int = 4, *, mode: Mode = DEFAULT_MODE, where: str | None = None,
+               filters: Sequence[Filter] = (), budget: int | None = None,
+               candidates: int | None = None, max_tokens: int | None = None) -> list[Hit]:
+        """The ``k`` best results for ``query``.
+
+        ``mode``: ``vector`` (cosine similarity of the model's vectors), ``text`` (BM25 over ICU
+        words) or ``hybrid`` (both, merged by the index's fusion). ``where``: an SQL filter on the
+        chunk columns, e.g. ``crop = 'cotton' AND year >= 2025``; ``filters``: the same as
+        structured ``Filter``s, checked against the index's fields (``filter_fields``; a ``source``
+        names a file as stored, by its file name or its path's last parts), both joined by AND
+        (``unmatched`` says why a filtered search found nothing). For a parent-child index each
+        parent comes once, with the children that matched. ``budget``: tokens of the model the
+        results may hold together (each chunk's ``tokens``; for a parent-child index its
+        parents'), best first, the first always (``max_tokens``: its old name, deprecated).
+        ``candidates``: how many chunks each search fetches before fusion and grouping (default
+        ``max(4 * k, 20)``; at least ``8 * k`` for a parent-child index).
+        """
+        return self.search_state(query, k, mode=mode, where=where, filters=filters,
+                                 budget=budget_of(budget, max_tokens), candidates=candidates)[0]
+
+    def search_state(self, query: str, k: int = 4, *, mode: Mode = DEFAULT_MODE, where: str | None = None,
+                     filters: Sequence[Filter] = (), budget: int | None = None,
+                     candidates: int | None = None, max_tokens: int | None = None) -> tuple[list[Hit], str | None]:
+        """``search``, and the id of the published state that answered it (None: an index never
+        published): every result of one search comes from that one state."""
+        budget = budget_of(budget, max_tokens)
+        check_query(mode, k)
+        if mode != "vector":
+            self._check_text_index()
+        text = normalise_query(query)
+
+        def read(view: View) -> tuple[list[Hit], str | None]:
+            sql = " AND ".join(f"({w})" for w in (where, view.structured(filters)) if w) or None
+            return self._search(view, query, text, k, mode, sql, budget, candidates), view.state_id
+        return self._read(read)
+
+    def unmatched(self, filters: Sequence[Filter] = (), where: str | None = None) -> list[str]:
+        """Why a search with these filters may find nothing: a line per filter (or ``where``)
+        that matches no chunk, naming values its field holds ([]: they match some)."""
+        return self._read(lambda view: unmatched(view, filters, where))
+
+    def filter_fields(self) -> dict[str, str]:
+        """The fields a search can be filtered on (``Filter``), and the kind of value each takes."""
+        return self._read(lambda view: view.filter_fields())
+
+    def _search(self, view: View, query: str, text: str, k: int, mode: Mode, where: str | None,
+                budget: int | None, candidates: int | None) -> list[Hit]:
+        if "chunks" not in view or (not text and mode != "vector"):
+            return []  # no words, nothing to rank them by
+        parent_child = "parents" in view
+        n = candidates or max(4 * k, 20)
+        if parent_child:
+            n = max(n, 8 * k)  # several children may share a parent: more of them to fill k parents
+        vector = by_vector(self._vector_rows(view, query, where, n)) if mode != "text" else []
+        words = by_words(view.text_rows("chunks", text, where, n)) if mode != "vector" else []
+        if parent_child:
+            return parent_hits(view, text, mode, where, n, k, budget, vector, words,
+                               fusion=self.fusion, rank_parents_by=self.settings.parent_text_rank)
+        ranking = [(s, view.chunk(s.row)) for s in combine(mode, vector, words, self.fusion)[:k]]
+        return [Hit(i + 1, c, s.score, s.similarity)
+                for i, (s, c) in enumerate(within_budget(ranking, lambda sc: sc[1].tokens, budget))]
+
+    def _vector_rows(self, view: View, query: str, where: str | None, n: int) -> list[dict[str, Any]]:
+        """The ``n`` chunks nearest to ``query`` by cosine, best first, with ``_distance``.
+
+        Exact either way. The first query of an Index scans the table in LanceDB; later ones
+        without a filter search the vectors in memory (loaded once, about 0.5 s per 100k chunks;
+        a matrix product instead of a scan per query), while they fit in ``MATRIX_BYTES``."""
+        vec = self.embedder.embed_queries([query])[0]
+        self._vector_queries += 1
+        matrix = None
+        if where is None and self._vector_queries > 1:
+            matrix = self._matrix = matrix_for(view, int(self.settings.dim or 0), self._matrix)
+        if matrix is None:
+            return view.vector_rows(vec, where, n)
+        nearest = matrix.nearest(vec, n)
+        found = {r["id"]: r for r in view.rows("chunks", [i for i, _ in nearest], HIT_COLUMNS)}
+        return [{**found[i], "_distance": 1.0 - sim} for i, sim in nearest if i in found]
