@@ -51,7 +51,7 @@ def test_tune_bad_inputs_name_the_file(docs):
     bad = docs / "space.yaml"
     bad.write_text("strategies:\n  recursive: {sise: [48]}\n", encoding="utf-8")
     r = run("tune", str(docs / "docs"), "-q", str(docs / "questions.yaml"), "--space", str(bad))
-    assert r.returncode == 2 and f"{bad}: strategies.recursive.sise" in r.stderr
+    assert r.returncode == 2 and f"{bad}:2: strategies.recursive.sise" in r.stderr
     r = run("tune", str(docs / "docs"), "-q", str(docs / "missing.yaml"))
     assert r.returncode == 2 and "missing.yaml: no such file" in r.stderr
     r = run("tune", str(docs / "docs"), "-q", str(docs / "questions.yaml"), "--held-out", "1")
