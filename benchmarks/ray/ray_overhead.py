@@ -43,9 +43,10 @@ def one(engine: str, files: list[str], work: Path) -> dict:
     from seamcut.pipeline.engine import engine_from
     from seamcut.pipeline.options import BuildOptions
     from seamcut.pipeline.run import build_index
+    from seamcut.strategies.spec import StrategySpec
     index = Index(work / "index", strategy="recursive", options=OPTIONS, model="default")
     t0 = time.perf_counter()
-    report = build_index(index, files, "recursive", OPTIONS, BuildOptions(cache=work / "parsed", progress=False),
+    report = build_index(index, files, StrategySpec("recursive", "recursive", OPTIONS), BuildOptions(cache=work / "parsed", progress=False),
                          engine=engine_from(engine))
     wall = time.perf_counter() - t0
     return {"engine": engine, "wall_s": wall, "report": report.to_dict()}

@@ -32,6 +32,7 @@ import record  # noqa: E402
 from seamcut.pipeline.report import BuildReport  # noqa: E402
 from seamcut.evaluate.budget import Ranked  # noqa: E402
 from seamcut.evaluate.judge import judge  # noqa: E402
+from seamcut.evaluate.options import Judging  # noqa: E402
 from seamcut.evaluate.questions import load_questions  # noqa: E402
 from seamcut.evaluate.significance import compare_hits  # noqa: E402
 from seamcut.index import Index  # noqa: E402
@@ -41,7 +42,7 @@ def winner_outcomes(index_dir: Path, questions: list, k: int, mode: str) -> tupl
     """Per question id: whether the winner's index answers it in its top ``k`` (``mode``) and
     the tokens those ``k`` results send; and the whole result (``compare.judge``'s, for the
     budgets)."""
-    res = judge("winner", {}, Index(index_dir), questions, k, mode, BuildReport(), False)
+    res = judge("winner", {}, Index(index_dir), questions, Judging(k, mode), BuildReport(), False)
     return {o.question.id: {"hit": o.rank is not None, "tokens": o.tokens} for o in res.outcomes}, res
 
 

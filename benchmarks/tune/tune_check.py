@@ -50,6 +50,7 @@ from seamcut.pipeline.catalog import load_catalog  # noqa: E402
 from seamcut.embed import CachedEmbedder, EmbeddingCache, load_embedder  # noqa: E402
 from seamcut.evaluate import load_questions  # noqa: E402
 from seamcut.evaluate.judge import judge  # noqa: E402
+from seamcut.evaluate.options import Judging  # noqa: E402
 from seamcut.evaluate.significance import compare_hits  # noqa: E402
 from seamcut.evaluate.space import load_space  # noqa: E402
 from seamcut.evaluate.tune_plan import split_questions  # noqa: E402
@@ -83,7 +84,7 @@ def held_hits(result: TuneResult, label: str, questions: Sequence[Any], k: int,
     searched in its full-document index."""
     point = next(p for p in result.points if p["label"] == label)
     index = Index(point["index"])
-    res = judge(label, {}, index, questions, k, point["mode"], BuildReport(), False)
+    res = judge(label, {}, index, questions, Judging(k, point["mode"]), BuildReport(), False)
     return res.hits_within(budget), [o.rank is not None and o.rank <= k for o in res.outcomes]
 
 

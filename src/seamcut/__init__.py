@@ -11,7 +11,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from .errors import ConfigError, InputError, SeamcutError
+from .errors import ConfigError, InputError, MissingError, SeamcutError
 from .model import Chunk, Document, Element
 
 if TYPE_CHECKING:
@@ -28,7 +28,8 @@ _LAZY = {"read": "readers", "chunk": "api", "Index": "index", "compare": "checks
          "tune": "checks", "inspect": "checks", "load_embedder": "embed", "ModelInputWarning": "api"}
 
 __all__ = ["read", "chunk", "Index", "compare", "tune", "inspect", "load_embedder", "Chunk", "Document",
-           "Element", "SeamcutError", "InputError", "ConfigError", "ModelInputWarning", "__version__"]
+           "Element", "SeamcutError", "InputError", "ConfigError", "MissingError",
+           "ModelInputWarning", "__version__"]
 
 
 def __getattr__(name: str) -> Any:

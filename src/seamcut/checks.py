@@ -4,7 +4,6 @@ joins reading, chunking, the index, evaluation and diagnosis, each imported when
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Sequence, Union
 
@@ -13,27 +12,22 @@ from .model import Document
 
 if TYPE_CHECKING:
     from .diagnose import Inspection
-    from .embed import Embedder
     from .evaluate import CompareResult, Question
-    from .evaluate.space import Space
+    from .evaluate.options import Indexing, Judging, TuneOptions
     from .evaluate.questions_check import QuestionsReport
     from .evaluate.tune_result import TuneResult
-    from .pipeline.catalog import Catalog
-    from .pipeline.corpus import Corpus, Limits, ReadOptions
-    from .pipeline.engine import Engine
+    from .pipeline.corpus import Corpus
+    from .pipeline.options import BuildOptions
+    from .strategies.spec import StrategySpec
 
 PathLike = Union[str, "os.PathLike[str]"]
 
 
 def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Corpus",
-            questions: "PathLike | Sequence[Question]", *, strategies: Sequence[str] | None = None,
-            k: int = 4, mode: str = "hybrid", model: str = "default",
-            embedder: "Embedder | None" = None, size: int | None = None,
-            overlap: int | None = None, unit: str = "tokens", workdir: PathLike | None = None,
-            progress: bool = True, read_options: "ReadOptions | None" = None,
-            catalog: "Catalog | None" = None, limits: "Limits | None" = None,
-            budgets: Sequence[int] | None = None, engine: "str | Engine" = "local",
-            address: str | None = None, gpus: float = 0, named_source: bool = False) -> "CompareResult":
+            questions: "PathLike | Sequence[Question]",
+            strategies: "Sequence[str | StrategySpec] | None" = None, *,
+            indexing: "Indexing | None" = None, judging: "Judging | None" = None,
+            named_source: bool = False, **keywords: Any) -> "CompareResult":
     """Run chunking strategies on the same documents and questions and judge them: hits at ``k``,
     MRR, chunk counts and sizes, build time and its stages, tokens per question, span scores
     where the questions carry reference spans, and whether the best strategy's lead over each
@@ -41,43 +35,53 @@ def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Cor
     command line).
 
     ``documents``: files or folders, indexed as ``seamcut index`` does (read and cut in worker
-    processes, parsed once for all strategies and cached; ``read_options``, ``catalog`` and
-    ``limits`` as ``seamcut.pipeline.run.build_index`` takes them; the files that fail are listed
-    in the result's ``failures``); or ``Document``s or a ``seamcut.pipeline.corpus.Corpus``, cut
-    in this process. ``questions``: a test set file (YAML, JSONL or CSV) or ``Question``s.
-    ``strategies``: names or variants (``"parent-child:parents=blocks"``); None: every
-    strategy. ``size`` and ``overlap`` (in ``unit``: ``tokens`` of the model, ``words`` or
-    ``chars``) apply to every strategy; None: each strategy's default. ``model``: ``default``
-    (multilingual-e5-small) or a sentence-transformers folder, with an embedding cache shared by
-    every strategy; ``embedder`` overrides it (for files, ``model`` must name the same model:
-    the workers load it for the ``semantic`` strategy). ``mode``: ``hybrid``, ``vector`` or
-    ``text`` search. ``workdir``: where the indexes (``workdir/index/NAME``) go, kept for the
-    next run, which reuses each one built as asked from the same files; None: a temporary
-    folder. ``budgets``: tokens sent to the model per question at which every strategy is also
-    scored (``seamcut.evaluate.score_budgets``); "best" is the best at the first one; None:
-    256, 512, 1024, 2048 and the median of the strategies' tokens per question at ``k``, "best"
-    at the median. ``engine``: where files are indexed, ``local`` (this machine's worker
-    processes) or ``ray`` (Ray Data: the cluster at ``address``, else a local runtime, ``gpus``
-    per embedding actor; needs ``pip install 'seamcut[ray]'``), or an engine object
-    (``seamcut.pipeline.LocalEngine``, ``RayEngine``; ``address`` and ``gpus`` then unused).
-    ``named_source``: a question that names its ``source`` is answered only by a chunk of that
-    document (``Question.source_only``; the guide's hit@k counts the answer text in any document).
+    processes, parsed once for all strategies and cached; the files that fail are listed in the
+    result's ``failures``); or ``Document``s or a ``seamcut.pipeline.corpus.Corpus``, cut in this
+    process. ``questions``: a test set file (YAML, JSONL or CSV) or ``Question``s.
+    ``strategies``: names or variants (``"parent-child:parents=blocks"``) or ``StrategySpec``s,
+    each parsed once, here; None: every strategy. ``named_source``: a question that names its
+    ``source`` is answered only by a chunk of that document (``Question.source_only``; the
+    guide's hit@k counts the answer text in any document).
 
-    Raises ``ValueError`` for an unknown strategy or option, a malformed test set, a budget that
-    is not a positive number of tokens, or no document read. A question naming a file that is
-    not among the documents goes on, unusable (``wrong_source`` in the result's
-    ``questions_check``), as every question the check finds unusable does.
+    How the indexes are built: ``indexing`` (``seamcut.evaluate.options.Indexing``: embedder,
+    workdir, model, ``BuildOptions``, engine); how they are judged: ``judging`` (``Judging``:
+    ``k``, ``mode``, ``budgets``). Or, in their place or over their fields, these keywords
+    (``COMPARE_KEYWORDS``):
+
+    * ``size``, ``overlap`` (in ``unit``: ``tokens`` of the model, ``words`` or ``chars``) and
+      ``unit``: for every strategy (a spec's own option wins); None: each strategy's default.
+    * ``k`` (results per question, default 4), ``mode`` (``hybrid``, ``vector`` or ``text``),
+      ``budgets`` (tokens sent to the model per question at which every strategy is also scored,
+      "best" at the first; None: 256, 512, 1,024, 2,048 and the median of the strategies' tokens
+      per question at ``k``, "best" at the median): ``Judging``'s.
+    * ``model`` (``default``, multilingual-e5-small, or a sentence-transformers folder, with an
+      embedding cache shared by every strategy), ``embedder`` (overrides it; for files,
+      ``model`` must name the same model: the workers load it for ``semantic``), ``workdir``
+      (where the indexes go, ``workdir/index/NAME``, kept for the next run, which reuses each
+      one built as asked from the same files; None: a temporary folder): ``Indexing``'s.
+    * ``read_options`` (``ReadOptions``), ``catalog``, ``limits`` (``Limits``: workers, seconds
+      and MiB per file) and ``progress`` (shown on stderr, default True): ``BuildOptions``'.
+    * ``engine``: where files are indexed, ``local`` (this machine's worker processes, the
+      default) or ``ray`` (Ray Data: the cluster at ``address``, else a local runtime, ``gpus``
+      per embedding actor; needs ``pip install 'seamcut[ray]'``), or an engine object
+      (``seamcut.pipeline.LocalEngine``, ``RayEngine``).
+
+    Raises ``ConfigError`` (a ``ValueError``) for an unknown strategy or option, a malformed
+    test set, a budget that is not a positive number of tokens, or no document read; a keyword
+    not among ``COMPARE_KEYWORDS`` is a ``TypeError``. A question naming a file that is not among the
+    documents goes on, unusable (``wrong_source`` in the result's ``questions_check``), as every
+    question the check finds unusable does.
     """
-    from .embed import load_embedder
     from .evaluate import compare as judge
-    from .pipeline.corpus import Corpus, Limits, ReadOptions
-    from .pipeline.engine import engine_from
+    from .evaluate.options import Judging
+    from .pipeline.corpus import Corpus
     from .strategies import REGISTRY
-    from .strategies.spec import parse_spec
+    from .strategies.spec import run_sizes
 
-    names = list(strategies) if strategies else list(REGISTRY)
-    for name in names:
-        parse_spec(name)  # an unknown strategy or option stops before any work
+    _known("compare", keywords, COMPARE_KEYWORDS)
+    sizes = run_sizes(*(keywords.pop(key, None) for key in ("size", "overlap", "unit")))
+    specs = [_spec(s).with_defaults(sizes) for s in (strategies or list(REGISTRY))]
+    how = _fields(judging or Judging(), keywords)  # a bad budget stops before any work
     asked = _asked(questions, named_source)
     items = documents.documents if isinstance(documents, Corpus) else _listed(documents)
     in_memory = isinstance(documents, Corpus) or (bool(items) and all(isinstance(d, Document)
@@ -88,20 +92,11 @@ def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Cor
             raise ConfigError("no documents read: " + "; ".join(map(str, failed[:5])))
     else:
         _files(items)
-    checked = _checked(asked, items if in_memory else None, items, read_options, catalog, limits, progress)
-    opts: dict[str, Any] = {key: v for key, v in (("size", size), ("overlap", overlap)) if v is not None}
-    if unit != "tokens":
-        opts["unit"] = unit
-    run_on = engine_from(engine, address, gpus) if isinstance(engine, str) else engine
-    run_on.check()  # before any work: Ray missing is one line saying how to install it
-    emb = embedder or load_embedder(None if model == "default" else model, cache=True)
-    with tempfile.TemporaryDirectory(prefix="seamcut-compare-") as scratch:
-        result = judge(items, asked, strategies=names, k=k, mode=mode, embedder=emb,
-                       model=model, workdir=scratch if workdir is None else workdir,
-                       options={n: opts for n in names}, progress=progress,
-                       hashes=documents.hashes if isinstance(documents, Corpus) else None,
-                       read_options=read_options or ReadOptions(), catalog=catalog,
-                       limits=limits or Limits(), budgets=budgets, engine=run_on)
+    built = _indexing(indexing, keywords)
+    checked = _checked(asked, items if in_memory else None, items, built.build)
+    built.engine.check()  # before any work: Ray missing is one line saying how to install it
+    result = judge(items, asked, specs, built, how,
+                   documents.hashes if isinstance(documents, Corpus) else None)
     if isinstance(documents, Corpus):
         result.failures = [str(f) for f in documents.failures] + result.failures
     result.questions_check = checked
@@ -109,60 +104,108 @@ def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Cor
 
 
 def tune(documents: "PathLike | Sequence[PathLike]", questions: "PathLike | Sequence[Question]", *,
-         space: "PathLike | Space | None" = None, minutes: float | None = None, k: int = 4,
-         model: str = "default", embedder: "Embedder | None" = None, seed: int = 0,
-         held_out: float = 0.3, eta: int = 3, budget: int | None = None,
-         exhaustive: bool = False, workdir: PathLike | None = None, progress: bool = True,
-         read_options: "ReadOptions | None" = None, catalog: "Catalog | None" = None,
-         limits: "Limits | None" = None, named_source: bool = False,
-         versus: "Sequence[str] | None" = None) -> "TuneResult":
+         options: "TuneOptions | None" = None, indexing: "Indexing | None" = None,
+         named_source: bool = False, **keywords: Any) -> "TuneResult":
     """Search a space of chunkings and search modes for the one that serves ``questions`` best
     over ``documents`` (files or folders), by successive halving on a tune part of the questions,
     the winner also scored on the held-out part (``seamcut.evaluate.tune``; ``seamcut tune`` on
-    the command line). ``space``: a YAML file or a ``Space`` (None: the default space, every
-    strategy with its defaults and variants). ``minutes``: the wall-clock time allowed (None: no
-    limit). ``held_out``: the share of the questions held out (seeded by ``seed``);
-    ``budget``: the tokens sent to the model per question "best" is judged at, as ``compare``'s
-    ``budgets`` (None: the median of the first round's candidates at ``k``); ``exhaustive``: every
-    candidate on everything, in one round. ``workdir``: where the indexes go, kept so the next run only searches (None: a
-    temporary folder). ``model``/``embedder``, ``read_options``, ``catalog``, ``limits``: as
-    ``compare`` takes them, and ``named_source``. ``versus``: the chunking specs the winner is
-    tested against (searched hybrid, judged in the final round on everything; None: every
-    strategy's defaults; empty: none, and none of their cost). Raises ``ValueError`` as
-    ``compare`` does, and for a bad space file or spec.
+    the command line). ``named_source``: as ``compare`` takes it.
+
+    How it searches: ``options`` (``seamcut.evaluate.options.TuneOptions``); how its indexes are
+    built, and where: ``indexing`` (``Indexing``, as ``compare`` takes it: an ``engine`` among
+    its fields). Or, in their place or over their fields, these keywords (``TUNE_KEYWORDS``):
+
+    * ``space``: a YAML file or a ``Space`` (None: the default space, every strategy with its
+      defaults and variants); ``minutes``: the wall-clock time allowed (None: no limit);
+      ``k``: results per question (default 4); ``held_out``: the share of the questions held
+      out (seeded by ``seed``); ``eta``: each round's growth and cut (default 3); ``budget``: the
+      tokens sent to the model per question "best" is judged at, as ``compare``'s ``budgets``
+      (None: the median of the first round's candidates at ``k``); ``exhaustive``: every
+      candidate on everything, in one round; ``finalists``: the last halving round's best that
+      reach the final round (default 3); ``versus``: the chunking specs the winner is tested
+      against (searched hybrid, judged in the final round on everything; None: every
+      strategy's defaults; empty: none, and none of their cost): ``TuneOptions``'.
+    * ``model``, ``embedder``, ``workdir`` (where the indexes go, kept so the next run only
+      searches; None: a temporary folder), ``read_options``, ``catalog``, ``limits``,
+      ``progress``, ``engine`` (with ``address`` and ``gpus``): as ``compare`` takes them.
+
+    Raises ``ConfigError`` as ``compare`` does, and for a bad space file or spec.
     """
-    from .embed import load_embedder
+    from .evaluate.options import TuneOptions
     from .evaluate.space import load_space
-    from .pipeline.corpus import Limits, ReadOptions
     from .evaluate.tune import tune as search
 
-    chosen = load_space(space) if isinstance(space, (str, os.PathLike)) else space
+    _known("tune", keywords, TUNE_KEYWORDS)
+    space = keywords.get("space")
+    if isinstance(space, (str, os.PathLike)):
+        keywords["space"] = load_space(space)
+    if keywords.get("versus") is not None:
+        keywords["versus"] = list(keywords["versus"])
+    how = _fields(options or TuneOptions(), keywords)
     asked = _asked(questions, named_source)
     items = _listed(documents)
     _files(items)
-    checked = _checked(asked, None, items, read_options, catalog, limits, progress)
-    emb = embedder or load_embedder(None if model == "default" else model, cache=True)
-    with tempfile.TemporaryDirectory(prefix="seamcut-tune-") as scratch:
-        result = search(items, asked, embedder=emb, workdir=scratch if workdir is None else workdir,
-                      space=chosen, k=k, model=model, seed=seed, held_out=held_out, eta=eta,
-                      budget=budget, minutes=minutes, exhaustive=exhaustive,
-                      progress=progress, read_options=read_options or ReadOptions(),
-                      catalog=catalog, limits=limits or Limits(), defaults=versus)
+    built = _indexing(indexing, keywords)
+    checked = _checked(asked, None, items, built.build)
+    built.engine.check()
+    result = search(items, asked, built, how)
     result.questions_check = checked
     return result
 
 
+#: the keywords ``compare`` gathers into its option objects (beside size, overlap and unit)
+_BUILD_KEYWORDS = ("read_options", "catalog", "limits", "progress")
+_INDEXING_KEYWORDS = ("model", "embedder", "workdir", "engine", "address", "gpus")
+COMPARE_KEYWORDS = ("size", "overlap", "unit", "k", "mode", "budgets", *_INDEXING_KEYWORDS, *_BUILD_KEYWORDS)
+TUNE_KEYWORDS = ("space", "minutes", "k", "budget", "seed", "held_out", "eta", "exhaustive", "finalists",
+                 "versus", *_INDEXING_KEYWORDS, *_BUILD_KEYWORDS)
+
+
+def _known(name: str, keywords: dict[str, Any], known: Sequence[str]) -> None:
+    """``ConfigTypeError`` for a keyword ``name`` does not take, as Python's own would say."""
+    from .errors import ConfigTypeError
+    unknown = sorted(set(keywords) - set(known))
+    if unknown:
+        raise ConfigTypeError(f"{name}() got an unexpected keyword argument {unknown[0]!r}")
+
+
+def _fields(given: Any, keywords: dict[str, Any]) -> Any:
+    """The option object ``given`` with those of ``keywords`` that name its fields over its own
+    (a keyword given as None is not given: ``read_options=None`` leaves the object's)."""
+    import dataclasses
+    names = {f.name for f in dataclasses.fields(given)}
+    return dataclasses.replace(given, **{k: v for k, v in keywords.items() if k in names and v is not None})
+
+
+def _indexing(given: "Indexing | None", keywords: dict[str, Any]) -> "Indexing":
+    """How the indexes are built: ``given`` (or the defaults), with the keywords over it; an
+    engine named (``local``, ``ray``, with ``address`` and ``gpus``) made here."""
+    from .evaluate.options import Indexing
+    from .pipeline.engine import engine_from
+    ours = dict(keywords)
+    address, gpus = ours.pop("address", None), ours.pop("gpus", 0)
+    if isinstance(ours.get("engine"), str):  # an engine object: address and gpus unused
+        ours["engine"] = engine_from(ours["engine"], address, gpus)
+    built = _fields(given or Indexing(), ours)
+    return _fields(built, {"build": _fields(built.build, ours)})
+
+
+def _spec(strategy: "str | StrategySpec") -> "StrategySpec":
+    """A strategy as its ``StrategySpec``: parsed where it is words (the one parse of a call)."""
+    from .strategies.spec import StrategySpec, parse_spec
+    return strategy if isinstance(strategy, StrategySpec) else parse_spec(strategy)
+
+
 def _checked(asked: Sequence["Question"], documents: "Sequence[Document] | None", files: Sequence[Any],
-             read_options: "ReadOptions | None", catalog: "Catalog | None", limits: "Limits | None",
-             progress: bool) -> "QuestionsReport":
+             build: "BuildOptions") -> "QuestionsReport":
     """The test set checked against the documents before anything is judged (``seamcut
     questions check``): ``documents`` where they are in memory, else ``files`` read as the build
-    reads them, into the parsed-document cache the build then reads from."""
+    reads them (``build``), into the parsed-document cache the build then reads from."""
     from .evaluate.questions_check import check_questions
-    from .pipeline.corpus import ReadOptions, read_corpus
+    from .pipeline.corpus import read_corpus
     if documents is None:
-        documents = read_corpus(files, options=read_options or ReadOptions(), catalog=catalog,
-                                limits=limits, progress=progress).documents
+        documents = read_corpus(files, options=build.read_options, catalog=build.catalog,
+                                limits=build.limits, progress=build.progress).documents
     return check_questions(asked, documents)
 
 

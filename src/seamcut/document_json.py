@@ -18,6 +18,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from .model import Document, Element
+from .errors import ConfigError, ConfigTypeError
 
 #: the format of what ``dumps`` writes; a file of another version is not read
 VERSION = 1
@@ -43,7 +44,7 @@ def _encode(value: Any) -> Any:
         return {_MAP: [[_encode(k), _encode(v)] for k, v in value.items()]}
     if hasattr(value, "item") and callable(value.item):  # a numpy scalar
         return _encode(value.item())
-    raise TypeError(f"cannot store a {type(value).__name__} in a document's JSON")
+    raise ConfigTypeError(f"cannot store a {type(value).__name__} in a document's JSON")
 
 
 def _decode(value: Any) -> Any:
@@ -82,10 +83,10 @@ def dumps(doc: Document) -> str:
 
 
 def loads(raw: str | bytes) -> Document:
-    """The ``Document`` that ``dumps`` wrote; ``ValueError`` for anything else."""
+    """The ``Document`` that ``dumps`` wrote; ``ConfigError`` (a ``ValueError``) for anything else."""
     data = json.loads(raw)
     if not isinstance(data, dict) or data.pop("seamcut_document", None) != VERSION:
-        raise ValueError("not a seamcut document of this version")
+        raise ConfigError("not a seamcut document of this version")
     elements = tuple(_element(e) for e in data.pop("elements"))
     plain = {k: _decode(v) for k, v in data.items()}
     return Document(**plain, elements=elements)

@@ -180,3 +180,56 @@ def test_on_a_terminal_an_error_is_wrapped_between_words_only():
     assert " ".join(lines) == message  # cut at spaces only, every word whole
     assert lines[:2] == ["error:", "/srv/documents/a-folder-with-a-rather-long-name/chunks.jsonl:"]
     assert all(len(line) <= 30 for line in lines[2:])
+
+
+# -- a program, package or device this machine lacks: a MissingError (issue 52 point 5) -----------
+
+def test_a_missing_tesseract_is_one_line_saying_how_to_install_it_not_a_bug(tmp_path):
+    """A scan read where no ``tesseract`` is on PATH raised a plain RuntimeError: ``read`` said
+    "unexpected RuntimeError" and exit 1, as for a broken file. Now it is the MissingError of
+    Tesseract: one line with what to install, exit 2 (the file is not at fault); in a batch the
+    file's failure names the same fix."""
+    from PIL import Image
+    scan = tmp_path / "scan.png"
+    Image.new("L", (300, 100), 255).save(scan)
+    (tmp_path / "bin").mkdir()
+    no_tesseract = {"PATH": str(tmp_path / "bin")}
+    hint = "OCR needs Tesseract (no `tesseract` program on PATH): apt-get install tesseract-ocr, or run scripts/setup.sh"
+    r = run("read", str(scan), env=no_tesseract)
+    assert (r.returncode, r.stderr) == (2, f"error: {hint}\n")
+    r = run("chunk", str(scan), env=no_tesseract)
+    assert r.returncode == 1 and f"{scan}: {hint}" in r.stderr and "unexpected" not in r.stderr, r.stderr
+
+
+def test_a_missing_error_says_what_needs_what_and_how_to_get_it_and_crosses_processes():
+    import pickle
+    exc = seamcut.MissingError("Tesseract", "OCR", "apt-get install tesseract-ocr")
+    assert str(exc) == "OCR needs Tesseract: apt-get install tesseract-ocr"
+    assert isinstance(exc, ImportError) and issubclass(seamcut.MissingError, ERRORS)
+    back = pickle.loads(pickle.dumps(exc))  # from a reading worker
+    assert (type(back), back.what, back.needed_by, back.hint, str(back)) == (
+        seamcut.MissingError, "Tesseract", "OCR", "apt-get install tesseract-ocr", str(exc))
+    r = CliRunner().invoke(_app(exc), ["command", "x"])
+    assert r.exit_code == 2 and r.output == f"error: {exc}\n"
+
+
+def test_ray_missing_is_the_missing_error_of_ray_and_is_caught_as_before(monkeypatch):
+    import sys
+    from seamcut.pipeline.ray_engine import require_ray
+    monkeypatch.setitem(sys.modules, "ray", None)  # what an environment without ray looks like
+    with pytest.raises(RayMissingError) as caught:
+        require_ray()
+    assert isinstance(caught.value, seamcut.MissingError) and isinstance(caught.value, seamcut.ConfigError)
+    assert str(caught.value) == "the ray engine needs Ray: pip install 'seamcut[ray]'"
+    r = CliRunner().invoke(_app(caught.value), ["command", "x"])
+    assert r.exit_code == 2 and r.output == f"error: {caught.value}\n"
+
+
+def test_a_missing_package_is_a_missing_error_naming_its_extra(monkeypatch):
+    import sys
+    from seamcut.tokens.tiktoken import TiktokenSizer
+    monkeypatch.setitem(sys.modules, "tiktoken", None)
+    with pytest.raises(seamcut.MissingError, match=r"^tokenizer 'tiktoken:cl100k_base' needs tiktoken: "
+                                                    r"pip install 'seamcut\[tiktoken\]'$"):
+        TiktokenSizer()
+

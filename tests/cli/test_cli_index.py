@@ -91,6 +91,19 @@ def test_index_lists_every_bad_file_and_keeps_the_rest(docs):
     assert "3 file(s) added" in r.stderr
 
 
+def test_a_size_the_model_cannot_take_stops_the_build_once_and_writes_nothing(docs):
+    """The spec is checked once where the build begins and travels whole to the workers (no probe
+    job): a size over the model's input, which only its tokenizer knows, stops the build at the
+    first file cut, as one line, with nothing indexed (issue 52 point 2)."""
+    db = docs / "too-big"
+    r = run("index", str(docs / "docs"), "--db", str(db), "--size", "5000")
+    assert r.returncode == 2, r.stderr
+    assert "size 5000 tokens is over the model's maximum input of 512" in r.stderr
+    assert "Traceback" not in r.stderr and "cutting failed" not in r.stderr
+    from seamcut.index import Index
+    assert not (db / "seamcut-index.json").is_file() or Index(db).files == {}
+
+
 def test_compare_prints_the_table_and_writes_json_misses_and_report(docs):
     out = docs / "out"
     r = run("compare", str(docs / "docs"), "--questions", str(docs / "questions.yaml"),
@@ -203,3 +216,39 @@ def test_compare_bad_inputs_name_the_file_or_line(docs):
     assert r.returncode == 2 and "unknown strategy 'chonk'" in r.stderr
     r = run("compare", str(docs / "docs"), "--questions", str(docs / "questions.yaml"), "--budget", "512,0")
     assert r.returncode == 2 and "--budget: 0 is not a positive number of tokens" in r.stderr
+
+
+def test_compare_reads_the_test_set_once_and_scores_the_budgets_once(docs, monkeypatch):
+    """`seamcut compare` parses each spec once, loads the questions once and passes --budget in,
+    so the result is scored at the budgets once, inside the comparison (issue 52 points 2-3)."""
+    import importlib
+
+    import seamcut.evaluate as evaluate
+    import seamcut.evaluate.questions as questions
+    judging = importlib.import_module("seamcut.evaluate.compare")  # the package's name is the function
+    import seamcut.strategies.spec as spec
+
+    calls: dict[str, list] = {"load": [], "score": [], "parse": []}
+
+    def counted(name, real):
+        def call(*args, **kw):
+            calls[name].append(args[0] if name == "parse" else args[1:] if name == "score" else args)
+            return real(*args, **kw)
+        return call
+
+    load, score, parse = questions.load_questions, judging.score_budgets, spec.parse_spec
+    for module in (evaluate, questions):
+        monkeypatch.setattr(module, "load_questions", counted("load", load))
+    for module in (evaluate, judging):
+        monkeypatch.setattr(module, "score_budgets", counted("score", score))
+    monkeypatch.setattr(spec, "parse_spec", counted("parse", parse))
+    out = docs / "out"
+    r = CliRunner().invoke(app, ["compare", str(docs / "docs"), "--questions", str(docs / "questions.yaml"),
+                                 "--strategies", "fixed,structure", "--budget", "64", "--size", "96",
+                                 "--workers", "1", "--out", str(out), "--json", str(out / "r.json")])
+    assert r.exit_code == 0, r.output
+    assert len(calls["load"]) == 1 and calls["parse"] == ["fixed", "structure"]
+    assert calls["score"] == [([64],)]
+    data = json.loads((out / "r.json").read_text(encoding="utf-8"))
+    assert (data["budget"], data["budgets"]) == (64, [64])
+    assert [s["options"] for s in data["strategies"]] == [{"size": 96}, {"size": 96}]

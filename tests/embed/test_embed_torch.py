@@ -152,7 +152,7 @@ def test_load_embedder_device():
         load_embedder(None, device="tpu")
     import torch
     if not torch.cuda.is_available():
-        with pytest.raises(RuntimeError, match="no CUDA device"):
+        with pytest.raises(seamcut.MissingError, match="no CUDA device"):
             load_embedder(None, device="cuda")
     else:
         emb = load_embedder(None, device="cuda")
@@ -195,6 +195,28 @@ def test_cli_index_device(tmp_path):
     else:
         assert r.returncode == 0, r.stderr
         assert "torch:multilingual-e5-small" in (db / "seamcut-index.json").read_text(encoding="utf-8")
+
+
+def test_cuda_without_a_cuda_device_is_a_missing_error_saying_what_to_do(capsys):
+    """Issue 52 point 5: e5-torch on ``cuda`` where torch sees no CUDA device raised a plain
+    RuntimeError (a bug, as seamcut.errors counts them); now the ``MissingError`` of the device,
+    and the command line's one line and exit 2."""
+    import torch
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a CUDA device")
+    with pytest.raises(seamcut.MissingError) as caught:
+        TorchE5Embedder("cuda:0")
+    assert caught.value.what == "a CUDA device" and caught.value.needed_by == "e5-torch on device 'cuda:0'"
+    assert str(caught.value).startswith("e5-torch on device 'cuda:0' needs a CUDA device: torch ")
+    assert "use device='cpu'" in caught.value.hint
+    import typer
+    from seamcut.cli.options import model_on_device
+    with pytest.raises(typer.Exit) as stopped:  # `seamcut index --device cuda`'s refusal
+        model_on_device("default", "cuda")
+    assert stopped.value.exit_code == 2
+    line = capsys.readouterr().err
+    assert line.startswith("error: --device cuda: e5-torch on device 'cuda' needs a CUDA device: ")
+    assert line.count("\n") == 1
 
 
 def test_model_on_device():
@@ -277,6 +299,7 @@ def test_a_build_making_two_calls_at_once_gives_the_rows_of_one(tmp_path):
     from seamcut.index import Index
     from seamcut.pipeline.options import BuildOptions
     from seamcut.pipeline.run import build_index
+    from seamcut.strategies.spec import parse_spec
     from tests.helpers.build_runs import index_rows
 
     assert twin().calls_at_once == 1  # on a CPU: one call at a time
@@ -303,7 +326,7 @@ def test_a_build_making_two_calls_at_once_gives_the_rows_of_one(tmp_path):
                     running[0] -= 1
 
         twin_._embed = counted
-        report = build_index(index, docs, "recursive", {"size": 128, "overlap": 0},
+        report = build_index(index, docs, parse_spec("recursive:size=128:overlap=0"),
                              BuildOptions(cache=tmp_path / "parsed", batch_texts=4, progress=False))
         assert not report.failures and report.chunks > 20
         rows[at_once] = {r["id"]: r["vector"] for r in index_rows(tmp_path / str(at_once))["chunks"]}

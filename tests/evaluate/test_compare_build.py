@@ -8,8 +8,9 @@ import pytest
 
 from seamcut.embed.worker import WorkerEmbedder
 from seamcut.embed import load_embedder
-from seamcut.evaluate import compare, load_questions
+from seamcut.evaluate import load_questions
 from seamcut.readers import read
+from tests.helpers.judging import compared
 from tests.helpers.small_docs import write_docs
 
 QUESTIONS = """\
@@ -46,8 +47,7 @@ def test_files_are_built_once_and_reused(setup):
     docs, work = tmp / "docs", tmp / "work"
 
     # sentence without its default context: on documents this small the same texts as fixed's
-    first = by_name(compare([docs], questions, strategies=["fixed", SENTENCE], embedder=emb,
-                            workdir=work, progress=False))
+    first = by_name(compared([docs], questions, ["fixed", SENTENCE], emb, work))
     fixed, sentence = first["fixed"].build, first[SENTENCE].build
     assert len(fixed.added) == 3 and fixed.chunks == first["fixed"].chunks > 0
     assert fixed.stages["cut"].items == 3 and fixed.stages["cut"].cpu > 0
@@ -57,8 +57,7 @@ def test_files_are_built_once_and_reused(setup):
     assert all(s.hits == 2 for s in first.values())
 
     # a strategy added: the two built before are reused (no file read), the new one built
-    again = by_name(compare([docs], questions, strategies=["fixed", SENTENCE, "parent-child"],
-                            embedder=emb, workdir=work, progress=False))
+    again = by_name(compared([docs], questions, ["fixed", SENTENCE, "parent-child"], emb, work))
     for name in ("fixed", SENTENCE):
         b = again[name].build
         assert (len(b.added), len(b.replaced), len(b.unchanged), again[name].rebuilt) == (0, 0, 3, None)
@@ -73,13 +72,11 @@ def test_files_are_built_once_and_reused(setup):
     # one file changed: only it is read and cut again
     cotton = docs / "cotton.md"
     cotton.write_text(cotton.read_text(encoding="utf-8") + "\nSpray in the evening.\n", encoding="utf-8")
-    changed = by_name(compare([docs], questions, strategies=["fixed"], embedder=emb, workdir=work,
-                              progress=False))["fixed"].build
+    changed = by_name(compared([docs], questions, ["fixed"], emb, work))["fixed"].build
     assert (changed.added, changed.replaced, len(changed.unchanged)) == ([], [str(cotton)], 2)
 
     # a file no longer named: that index is built again, and says why
-    fewer = compare([cotton, docs / "orange.md"], questions, strategies=["fixed"], embedder=emb,
-                    workdir=work, progress=False)
+    fewer = compared([cotton, docs / "orange.md"], questions, ["fixed"], emb, work)
     assert len(fewer.strategies[0].build.added) == 2 and fewer.documents == 2
     assert "no longer named" in fewer.strategies[0].rebuilt
 
@@ -87,24 +84,21 @@ def test_files_are_built_once_and_reused(setup):
 def test_bad_files_are_listed_and_the_rest_compared(setup):
     tmp, questions, emb = setup
     (tmp / "docs" / "empty.txt").write_bytes(b"")
-    result = compare([tmp / "docs"], questions, strategies=["structure"], embedder=emb,
-                     workdir=tmp / "work", progress=False)
+    result = compared([tmp / "docs"], questions, ["structure"], emb, tmp / "work")
     assert result.documents == 3 and len(result.failures) == 1
     assert "empty.txt" in result.failures[0] and "empty file" in result.failures[0]
     assert result.strategies[0].hits == 2 and len(result.strategies[0].build.failures) == 1
     (tmp / "only").mkdir()
     (tmp / "only" / "empty.txt").write_bytes(b"")
     with pytest.raises(ValueError, match="no documents read from .*empty file"):
-        compare([tmp / "only"], [], strategies=["fixed"], embedder=emb, workdir=tmp / "w2", progress=False)
+        compared([tmp / "only"], [], ["fixed"], emb, tmp / "w2")
 
 
 def test_semantic_cut_in_workers_equals_cut_here(setup):
     tmp, questions, emb = setup
     files = sorted((tmp / "docs").iterdir())
-    in_workers = compare(files, questions, strategies=["semantic"], embedder=emb,
-                         workdir=tmp / "a", progress=False).strategies[0]
-    here = compare([read(f) for f in files], questions, strategies=["semantic"], embedder=emb,
-                   workdir=tmp / "b", progress=False).strategies[0]
+    in_workers = compared(files, questions, ["semantic"], emb, tmp / "a").strategies[0]
+    here = compared([read(f) for f in files], questions, ["semantic"], emb, tmp / "b").strategies[0]
     assert in_workers.build.stages["cut"].items == 3 and here.build.stages["cut"].items == 3
     assert sorted(in_workers.sizes) == sorted(here.sizes)
     for a, b in zip(in_workers.outcomes + in_workers.no_answer, here.outcomes + here.no_answer):
@@ -130,3 +124,36 @@ def test_strategies_judged_on_different_files_are_said_to_be():
     # two sets of one size that differ: the one that is not the others' is named, and theirs too
     said = different_files({"fixed": ["x/a.pdf"], "sentence": ["x/a.pdf"], "semantic": ["y/b.pdf"]}, 3)
     assert said == "judged on different files, of 3: semantic: 2 (b.pdf missing); the others on 2 (a.pdf missing)"
+
+
+def test_a_compare_parses_each_spec_once_and_its_workers_get_the_spec_whole(setup, monkeypatch):
+    """A strategy is one checked value from the call to the worker (issue 52 point 2): each spec
+    parsed once, the run's size put under its own options there, and every cutting job carries
+    the ``StrategySpec`` itself (it pickles; the worker parses nothing)."""
+    import seamcut
+    import seamcut.strategies.spec as spec_module
+    from seamcut.pipeline.jobs import CutJob
+    from seamcut.runtime.processes import IsolatedPool
+
+    tmp, questions, emb = setup
+    parse, run = spec_module.parse_spec, IsolatedPool.run
+    parsed: list[str] = []
+    sent: list[CutJob] = []
+
+    def counted(text):
+        parsed.append(text)
+        return parse(text)
+
+    def recorded(self, jobs):
+        jobs = list(jobs)
+        sent.extend(j for j in jobs if isinstance(j, CutJob))
+        return run(self, jobs)
+
+    monkeypatch.setattr(spec_module, "parse_spec", counted)
+    monkeypatch.setattr(IsolatedPool, "run", recorded)
+    result = seamcut.compare([tmp / "docs"], questions, strategies=["fixed", "fixed:size=48:overlap=8"], size=64,
+                             embedder=emb, workdir=tmp / "work", progress=False)
+    assert parsed == ["fixed", "fixed:size=48:overlap=8"]
+    assert {type(j.spec) for j in sent} == {spec_module.StrategySpec} and len(sent) == 6
+    assert {j.spec.label: j.spec.config.size for j in sent} == {"fixed": 64, "fixed:size=48:overlap=8": 48}
+    assert [s.options for s in result.strategies] == [{"size": 64}, {"size": 48, "overlap": 8}]

@@ -9,10 +9,11 @@ import json
 import pytest
 
 from seamcut.embed import load_embedder
-from seamcut.evaluate import compare, load_questions
+from seamcut.evaluate import load_questions
 from seamcut.evaluate.questions_check import check_questions
 from seamcut.evaluate.merge import merge_runs
 from tests.helpers.data import HELPLINE
+from tests.helpers.judging import compared
 
 
 
@@ -25,8 +26,8 @@ def documents(helpline_documents):
 def test_structure_and_parent_child_at_least_match_fixed(tmp_path, documents):
     questions = load_questions(HELPLINE / "questions.yaml")
     assert check_questions(questions, documents).counts["wrong_source"] == 0  # every file named was read
-    result = compare(documents, questions, strategies=["fixed", "structure", "parent-child"],
-                     embedder=load_embedder(None, cache=True), workdir=tmp_path, progress=False)
+    result = compared(documents, questions, ["fixed", "structure", "parent-child"], load_embedder(None, cache=True),
+                      tmp_path)
     by = {s.name: s for s in result.strategies}
     print({n: (s.hits, round(s.mrr, 3), s.chunks, round(s.tokens_per_question)) for n, s in by.items()})
     assert by["structure"].hits >= by["fixed"].hits
@@ -41,8 +42,8 @@ def test_structure_and_parent_child_at_least_match_fixed(tmp_path, documents):
 def test_a_lead_bought_with_tokens_shrinks_at_equal_tokens(tmp_path, documents):
     questions = load_questions(HELPLINE / "questions.yaml")
     # fixed at its default 300 tokens: its vectors are in the cache from the test above
-    result = compare(documents, questions, strategies=["fixed:size=96", "fixed"], k=2,
-                     embedder=load_embedder(None, cache=True), workdir=tmp_path, progress=False)
+    result = compared(documents, questions, ["fixed:size=96", "fixed"], load_embedder(None, cache=True), tmp_path,
+                      k=2)
     short, long = result.strategies
     at = result.budget
     print({s.name: (s.hits, round(s.tokens_per_question), {b: s.at_budget(b).hits for b in result.budgets})
@@ -68,8 +69,7 @@ def test_named_source_holds_each_hit_to_the_document_the_question_names(tmp_path
 
     questions = load_questions(HELPLINE / "questions.yaml")
     embedder = load_embedder(None, cache=True)
-    loose, strict = (compare(documents, qs, strategies=["fixed"], embedder=embedder, workdir=tmp_path / n,
-                             progress=False).strategies[0]
+    loose, strict = (compared(documents, qs, ["fixed"], embedder, tmp_path / n).strategies[0]
                      for n, qs in (("loose", questions), ("strict", only_named_source(questions))))
     assert strict.hits <= loose.hits
     named = [o for o in strict.outcomes if o.question.source]
@@ -79,8 +79,7 @@ def test_named_source_holds_each_hit_to_the_document_the_question_names(tmp_path
             r = o.results[o.rank - 1]
             assert source_matches(o.question.source, r.source) and o.question.answered_by(r.text)
     out = tmp_path / "strict.json"
-    write_json(compare(documents, only_named_source(questions), strategies=["fixed"], embedder=embedder,
-                       workdir=tmp_path / "strict", progress=False), out)
+    write_json(compared(documents, only_named_source(questions), ["fixed"], embedder, tmp_path / "strict"), out)
     rows = json.loads(out.read_text(encoding="utf-8"))["strategies"][0]["per_question"]
     assert all(q["source_only"] == bool(q["source"]) for q in rows)
 
@@ -92,8 +91,7 @@ def test_a_compare_run_in_parts_is_judged_as_the_whole_run(tmp_path, documents):
     questions = load_questions(HELPLINE / "questions.yaml")
 
     def run(names: list[str], work: str, k: int = 4) -> dict:
-        result = compare(documents, questions, strategies=names, k=k, embedder=load_embedder(None, cache=True),
-                         workdir=tmp_path / work, progress=False)
+        result = compared(documents, questions, names, load_embedder(None, cache=True), tmp_path / work, k=k)
         return json.loads(json.dumps(result.to_json()))  # as a --json file holds it
 
     whole = run(["fixed", "structure", "parent-child"], "whole")

@@ -5,12 +5,14 @@ twice, agree with the exhaustive search, and write every key of the JSON contrac
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 from types import SimpleNamespace
 
 import pytest
 
 from seamcut.pipeline.corpus import Limits
 from seamcut.embed import load_embedder
+from seamcut.evaluate.options import Indexing, TuneOptions
 from seamcut.evaluate.questions import Question
 from seamcut.evaluate.space import parse_space
 from seamcut.evaluate.tune import tune
@@ -18,6 +20,7 @@ from seamcut.evaluate.tune_journal import Journal
 from seamcut.evaluate.tune_plan import plan
 from seamcut.evaluate.tune_result import write_tune_json
 from seamcut.index import Index
+from seamcut.pipeline.options import BuildOptions
 from tests.helpers.tune_corpus import SPACE, make_corpus, without_timings
 
 
@@ -29,11 +32,15 @@ def setup(tmp_path_factory):
     return tmp, docs, questions, embedder
 
 
+def indexing(embedder, workdir) -> Indexing:
+    """How the tests' indexes are built: one reading worker, no progress."""
+    return Indexing(embedder, workdir, build=BuildOptions(limits=Limits(workers=1), progress=False))
+
+
 def run(setup, **kw):
     tmp, docs, questions, embedder = setup
-    kw.setdefault("defaults", ["recursive"])
-    return tune([docs], questions, embedder=embedder, workdir=tmp / "work", space=parse_space(SPACE),
-                progress=False, limits=Limits(workers=1), **kw)
+    kw.setdefault("versus", ["recursive"])
+    return tune([docs], questions, indexing(embedder, tmp / "work"), TuneOptions(space=parse_space(SPACE), **kw))
 
 
 def test_halving_finds_the_clear_winner_and_drops_the_hopeless_by_a_paired_test(setup, tmp_path):
@@ -126,7 +133,7 @@ def test_the_plan_is_the_rounds_the_search_runs(setup):
     run, the chunkings built within its range, and the cost of a round in corpus builds."""
     tmp, docs, questions, _ = setup
     data = run(setup).to_json()
-    planned = plan([docs], questions, space=parse_space(SPACE), defaults=["recursive"])
+    planned = plan([docs], questions, TuneOptions(space=parse_space(SPACE), versus=["recursive"]))
     assert len(planned["rounds"]) + 1 == len(data["rounds"])
     for want, got in zip(planned["rounds"], data["rounds"]):
         assert (want["questions"], want["documents"], want["candidates"]) == \
@@ -141,7 +148,7 @@ def test_the_plan_is_the_rounds_the_search_runs(setup):
     assert final["chunkings"][0] <= len(searched) <= final["chunkings"][1]
     assert final["versus"] == [1.0, 1.0]  # the default recursive is outside the space: a whole build
     assert planned["total"][0] == round(planned["search"][0] + 1, 2)
-    whole = plan([docs], questions, space=parse_space(SPACE), defaults=["recursive"], exhaustive=True)
+    whole = plan([docs], questions, TuneOptions(space=parse_space(SPACE), versus=["recursive"], exhaustive=True))
     assert whole["rounds"] == [] and whole["search"] == [2.0, 2.0] and whole["total"] == [3.0, 3.0]
 
 
@@ -153,20 +160,20 @@ def test_the_plan_cuts_chunkings_by_eta_to_a_final_of_one(setup):
     from seamcut.evaluate.space import default_space
     tmp, docs, _, _ = setup
     many = [Question(f"q{i}", f"question {i}?", (f"answer {i}",), source=f"doc{i % 6}.md") for i in range(400)]
-    planned = plan([docs], many, space=default_space(), defaults=[])
+    planned = plan([docs], many, TuneOptions(space=default_space(), versus=[]))
     assert [r["chunkings"] for r in planned["rounds"]] == [[35, 35], [1, 12], [1, 4], [1, 2]]
     assert [r["candidates"] for r in planned["rounds"]] == [105, 36, 12, 6]
     assert planned["final"]["chunkings"] == [1, 1] and planned["final"]["versus"] == [0, 0]
 
 
 def test_no_defaults_to_test_against_none_built(setup):
-    result = run(setup, defaults=[])
+    result = run(setup, versus=[])
     assert result.defaults == [] and result.cost["versus_tokens"] == 0
     final = result.to_json()["rounds"][-1]
     assert "recursive @hybrid" not in {p["label"] for p in result.points}
     assert final["candidates"] == len(result.points) <= 4
     with pytest.raises(ValueError, match="unknown strategy 'nosuch'"):
-        run(setup, defaults=["nosuch"])
+        run(setup, versus=["nosuch"])
 
 
 def test_a_file_that_cannot_be_read_is_named_in_the_json_and_the_rest_is_tuned(setup, tmp_path):
@@ -177,8 +184,8 @@ def test_a_file_that_cannot_be_read_is_named_in_the_json_and_the_rest_is_tuned(s
     mixed = tmp_path / "docs"
     shutil.copytree(docs, mixed)
     (mixed / "broken.pdf").write_bytes(b"%PDF-1.7\n1 0 obj <</Type /Catalog")
-    result = tune([mixed], questions, embedder=embedder, workdir=tmp_path / "work", space=parse_space(SPACE),
-                  progress=False, limits=Limits(workers=1), defaults=[])
+    result = tune([mixed], questions, indexing(embedder, tmp_path / "work"),
+                  TuneOptions(space=parse_space(SPACE), versus=[]))
     data = result.to_json()
     assert len(data["failures"]) == 1 and data["failures"][0].startswith(str(mixed / "broken.pdf"))
     assert data["documents"] == 6 and data["winner"]["spec"] == "recursive:size=256:overlap=0"
@@ -215,9 +222,9 @@ def test_the_cost_counts_the_sentences_semantic_embeds_while_it_cuts(tmp_path):
         assert chunks[0].metadata["semantic"]["tokens"] == probe.computed_tokens - before > 0
         sentences += probe.computed_tokens - before
     embedder = load_embedder(None, cache=tmp_path / "embeddings")
-    result = tune([docs], questions, embedder=embedder, workdir=tmp_path / "work",
-                  space=parse_space({"modes": ["text"], "strategies": {"semantic": {}}}),
-                  defaults=["semantic"], progress=False, limits=Limits(workers=1), exhaustive=True)
+    result = tune([docs], questions, indexing(embedder, tmp_path / "work"),
+                  TuneOptions(space=parse_space({"modes": ["text"], "strategies": {"semantic": {}}}),
+                              versus=["semantic"], exhaustive=True))
     assert result.cost["embedded_tokens"] == embedder.computed_tokens + sentences
 
 
@@ -250,7 +257,6 @@ def test_the_cut_keeps_whole_chunkings_every_mode_of_the_best_third(monkeypatch,
     best mode) with every mode: of four, the best two, size 128 and 256, with their text modes
     (free beside the builds) though 512 @vector beats 256 @text (a cut by candidate kept three
     candidates of three chunkings); 512 goes by its place, fixed by a paired test."""
-    from seamcut.pipeline.corpus import ReadOptions
     from seamcut.evaluate import tune_rounds
 
     monkeypatch.setattr(tune_rounds, "quality", lambda res, k, budget: (sum(res.outcomes),))
@@ -262,8 +268,7 @@ def test_the_cut_keeps_whole_chunkings_every_mode_of_the_best_third(monkeypatch,
             ("recursive:size=256", "text"): [True] * 2 + [False] * 10,
             ("fixed", "vector"): [True] * 2 + [False] * 10,
             ("fixed", "text"): [True] * 3 + [False] * 9}
-    search = tune_rounds._Search(tmp_path, None, "default", 4, ReadOptions(), None, Limits(), False, None,
-                                 Journal(tmp_path, "cut"))
+    search = tune_rounds._Search(indexing(None, tmp_path), 4, None, Journal(tmp_path, "cut"))
     search.rounds = [{"round": 1}]
     judged = _judged(hits)
     kept = search.cut(judged, 100, eta=3)
@@ -287,7 +292,6 @@ def test_a_chunking_tied_with_the_leader_that_the_judge_would_take_is_not_cut(mo
     the leader and third by place, where the cut keeps two chunkings, stays in, since the judge
     would take it of the tied ones (the default search mode and strategy, no options); the log
     says so; and the final round gets it though only one finalist is asked for."""
-    from seamcut.pipeline.corpus import ReadOptions
     from seamcut.evaluate import tune, tune_rounds
 
     monkeypatch.setattr(tune_rounds, "quality", lambda res, k, budget: (sum(res.outcomes),))
@@ -295,8 +299,7 @@ def test_a_chunking_tied_with_the_leader_that_the_judge_would_take_is_not_cut(mo
                       ("recursive:size=256", "vector"): [True] * 11 + [False],
                       ("structure", "hybrid"): [False] + [True] * 11,
                       ("fixed", "text"): [True] * 2 + [False] * 10})
-    search = tune_rounds._Search(tmp_path, None, "default", 4, ReadOptions(), None, Limits(), False, None,
-                                 Journal(tmp_path, "cut"))
+    search = tune_rounds._Search(indexing(None, tmp_path), 4, None, Journal(tmp_path, "cut"))
     search.rounds = [{"round": 1}]
     kept = search.cut(judged, 100, eta=3)  # two of four chunkings by place, and the tie's pick
     assert [c.label for c in kept] == ["recursive:size=128 @vector", "recursive:size=256 @vector",
@@ -311,11 +314,9 @@ def test_a_chunking_tied_with_the_leader_that_the_judge_would_take_is_not_cut(mo
 def test_chunkings_judged_on_different_files_are_said_to_be(tmp_path):
     """A file read for one chunking and failed for another (a memory cap under load, say) leaves
     their scores over different documents: the round says so, naming the files, not silently."""
-    from seamcut.pipeline.corpus import ReadOptions
     from seamcut.evaluate import tune_rounds
 
-    search = tune_rounds._Search(tmp_path, None, "default", 4, ReadOptions(), None, Limits(), False, None,
-                                 Journal(tmp_path, "cut"))
+    search = tune_rounds._Search(indexing(None, tmp_path), 4, None, Journal(tmp_path, "cut"))
     docs = [str(tmp_path / f"d{i}.pdf") for i in range(3)]
     from seamcut.evaluate.space import Candidate
     from seamcut.evaluate.tune_judged import _Judged
@@ -329,3 +330,43 @@ def test_chunkings_judged_on_different_files_are_said_to_be(tmp_path):
                                "(d1.pdf missing); the others on 3"]
     search._same_files(3, docs, judged[2:])  # one chunking: nothing to say
     assert len(search.warnings) == 1
+
+
+class _Told:
+    """An engine that builds with the local one and tells what it was asked: ``check``, the one
+    ``series`` of a search, and each build by the spec's label."""
+    name = "local"
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    def check(self) -> None:
+        self.calls.append("check")
+
+    @contextmanager
+    def series(self, limits, files):
+        from seamcut.pipeline.local import LocalEngine
+        self.calls.append("series")
+        with LocalEngine().series(limits, files) as local:
+            self.local = local
+            yield self
+
+    def build(self, index, paths, spec, how):
+        self.calls.append(spec.label)
+        return self.local.build(index, paths, spec, how)
+
+
+def test_tune_takes_an_engine_as_compare_does(setup, tmp_path):
+    """``seamcut.tune(..., engine=)`` builds every index with that engine, its workers started
+    once for the search (issue 52 point 3: it was the local engine, hard-coded)."""
+    import seamcut
+
+    _, docs, questions, embedder = setup
+    told = _Told()
+    result = seamcut.tune([docs], questions, engine=told, embedder=embedder, workdir=tmp_path / "work",
+                          space=parse_space(SPACE), versus=[], exhaustive=True, progress=False,
+                          limits=Limits(workers=1))
+    labels = [s.label for s in parse_space(SPACE).chunkings]
+    assert told.calls[:2] == ["check", "series"]  # checked before any work, started once
+    assert [c for c in told.calls[2:] if c != "check"] == labels  # each build checks it again
+    assert result.winner["spec"] in labels

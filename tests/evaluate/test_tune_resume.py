@@ -18,7 +18,9 @@ import yaml
 
 from seamcut.pipeline.corpus import Limits
 from seamcut.embed import load_embedder
+from seamcut.evaluate.options import Indexing, TuneOptions
 from seamcut.evaluate.space import parse_space
+from seamcut.pipeline.options import BuildOptions
 from seamcut.evaluate.tune import tune
 from seamcut.evaluate.tune_journal import FILE, Journal, Spent
 from tests.helpers.tune_corpus import SPACE, make_corpus, without_timings
@@ -37,9 +39,8 @@ def _tune(tmp, docs, name: str) -> subprocess.Popen:
 def _in_process(tmp, docs, questions, name: str, embedder=None) -> dict:
     """The same search run here, on the same folder and cache as the process ``name``."""
     embedder = embedder or load_embedder(None, cache=tmp / name / "cache" / "embeddings")
-    result = tune([docs], questions, embedder=embedder,
-                  workdir=tmp / name / "work", space=parse_space(SPACE), defaults=["recursive"],
-                  progress=False, limits=Limits(workers=1))
+    built = Indexing(embedder, tmp / name / "work", build=BuildOptions(limits=Limits(workers=1), progress=False))
+    result = tune([docs], questions, built, TuneOptions(space=parse_space(SPACE), versus=["recursive"]))
     return json.loads(json.dumps(result.to_json()).replace(str(tmp / name / "work"), "WORK"))
 
 

@@ -39,8 +39,8 @@ def check_invariants(text, strategy: str, size: int, overlap: int, unit: str,
         assert limit_sizer.count(c.text) <= size, (strategy, unit, limit_sizer.count(c.text), c.text)
         real_tokens = token_sizer.count(c.text)
         assert c.tokens == real_tokens, ("tokens field is not the real count", c.tokens, real_tokens)
-        if token_sizer.max_input:
-            assert real_tokens <= token_sizer.max_input
+        if token_sizer.max_input_tokens:
+            assert real_tokens <= token_sizer.max_input_tokens
     check_tiling(text, chunks, overlap)
     again = seamcut.chunk(source, strategy=strategy, size=size, overlap=overlap, unit=unit,
                           tokenizer=tokenizer, **options)

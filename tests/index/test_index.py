@@ -9,7 +9,7 @@ import pytest
 import seamcut
 from seamcut.pipeline.corpus import read_corpus
 from seamcut.errors import ConfigError
-from seamcut.index import Filter, Index, IndexConfigError, remove_index
+from seamcut.index import Filter, FilterError, Index, IndexConfigError, WhereError, remove_index
 from tests.helpers.named_index import SOURCES, named_index
 from tests.helpers.small_docs import ORANGE, write_docs
 
@@ -320,6 +320,20 @@ def test_the_parent_text_rank_is_saved_and_an_index_saved_without_it_ranks_as_be
     assert [[(h.chunk.id, h.score, h.similarity) for h in old.search(q, 3, mode=m)] for q, m in queries] == before
     with pytest.raises(IndexConfigError, match="built with parent_text_rank 'parents', not 'children'"):
         Index(tmp_path / "db-blocks", parent_text_rank="children")
+
+
+def test_a_where_the_tables_refuse_is_a_where_error(tmp_path, corpus):
+    """A bad ``where`` reached the command line as LanceDB's ValueError, told apart by its class
+    name as a string; it is the index's ``WhereError`` (a ``FilterError``, a ``SeamcutError``)."""
+    ix, _, _ = _build(tmp_path / "db", corpus)
+    for where, reason in (("nosuch = 1", "nosuch"), ("crop = = 'x'", "parsing")):
+        for mode in ("vector", "text", "hybrid"):
+            with pytest.raises(WhereError) as caught:
+                ix.search("whitefly", 2, mode=mode, where=where)
+            assert isinstance(caught.value, FilterError) and caught.value.where == where
+            assert str(caught.value).startswith(f"where {where!r}: ") and reason in caught.value.reason
+            assert "\n" not in str(caught.value)
+    assert ix.search("whitefly", 2, where="crop = 'rice'") == []  # a where that matches nothing is no error
 
 
 def test_an_index_refuses_another_strategy_and_a_folder_that_is_not_one(tmp_path, corpus):

@@ -27,7 +27,9 @@ from seamcut.pipeline.stages import cut_file as _real_cut_file
 from seamcut.pipeline.corpus import Limits
 from seamcut.embed import Embedder
 from seamcut.evaluate.questions import Question
+from seamcut.evaluate.options import Indexing, TuneOptions
 from seamcut.evaluate.space import parse_space
+from seamcut.pipeline.options import BuildOptions
 from seamcut.evaluate.tune import tune
 from seamcut.tokens import load_sizer
 
@@ -109,14 +111,15 @@ def test_a_long_build_under_a_one_chunking_round_keeps_printing_while_workers_ar
     monkeypatch.setattr(local_engine, "account_read", paced)
 
     space = parse_space({"modes": ["vector"], "strategies": {"recursive": {"size": [64], "overlap": 0}}})
-    result = tune([docs], questions, embedder=_Hashed(), workdir=tmp_path / "work", space=space,
-                  exhaustive=True, defaults=[], progress=True, limits=Limits(workers=1))
+    result = tune([docs], questions, Indexing(_Hashed(), tmp_path / "work",
+                                              build=BuildOptions(limits=Limits(workers=1), progress=True)),
+                  TuneOptions(space=space, exhaustive=True, versus=[]))
 
     assert result is not None
     assert len(seen) == FILES, seen
     workers = [pid for pid, _ in seen]
     assert None not in workers
-    # the probe and two files per worker: every file after the first pair came from a fresh worker
+    # two files per worker: every file after the first pair came from a fresh worker
     assert len(set(workers)) >= FILES // 2, workers
     assert all(ok for _, ok in seen), (seen, log.getvalue()[-2000:])
     lines = log.getvalue().splitlines()

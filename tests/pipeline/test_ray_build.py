@@ -26,6 +26,7 @@ from seamcut.pipeline.local import LocalEngine
 from seamcut.pipeline.options import BuildOptions
 from seamcut.pipeline.report import saved_report
 from seamcut.pipeline.run import build_index
+from seamcut.strategies.spec import parse_spec
 from tests.helpers.badfiles import huge_text, pdf_file, stream
 from tests.helpers.build_runs import INDEX, flores_docs, index_rows, start_index
 from tests.helpers.data import HELPLINE
@@ -47,7 +48,7 @@ def runtime(tmp_path_factory):
 
 def _build(folder: Path, paths: list[Path], engine: str, cache: Path, model: str = "default", **kw):
     index = Index(folder, strategy="recursive", options={"size": 128, "overlap": 0}, model=model)
-    report = build_index(index, paths, "recursive", {"size": 128, "overlap": 0},
+    report = build_index(index, paths, parse_spec("recursive:size=128:overlap=0"),
                          BuildOptions(cache=cache, progress=False, **kw), engine=engine_from(engine))
     return index, report
 
@@ -73,6 +74,21 @@ def test_ray_gives_the_local_engines_chunks_and_vectors(runtime, tmp_path):
     assert on_ray.stages["embed"].tokens == local.stages["embed"].tokens
     assert on_ray.stages["read OCR"].pages > 0  # the scans were OCR'd in Ray tasks
     _same_rows(tmp_path / "ray", tmp_path / "local")
+
+
+def test_a_size_the_model_cannot_take_stops_a_ray_build_as_the_spec_error(runtime, tmp_path):
+    """The Ray tasks get the spec whole (no probe cut in the driver): a size only the model's
+    tokenizer refuses stops the build with the ``ConfigError`` itself, not Ray's wrapper of it."""
+    from seamcut.errors import ConfigError
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("# A\n\nSome text about wheat.\n", encoding="utf-8")
+    index = Index(tmp_path / "db", strategy="recursive", options={"size": 5000}, model="default")
+    with pytest.raises(ConfigError, match="^size 5000 tokens is over the model's maximum input of 512") as got:
+        build_index(index, [docs], parse_spec("recursive:size=5000"), BuildOptions(cache=False, progress=False),
+                    engine=engine_from("ray"))
+    assert type(got.value) is ConfigError
+    assert index.count() == 0
 
 
 def _same_rows(db: Path, reference: Path) -> None:
@@ -203,7 +219,7 @@ def test_bad_files_and_a_file_over_the_memory_cap_are_named_the_rest_indexed_and
     assert len(report.added) == 4 and index.count() == report.chunks > 0
     (docs / "new.txt").write_text("# New\n\nA file added since, read by the rerun.\n", encoding="utf-8")
     again = Index(folder)
-    report2 = build_index(again, [docs], "recursive", {"size": 128, "overlap": 0},
+    report2 = build_index(again, [docs], parse_spec("recursive:size=128:overlap=0"),
                           BuildOptions(cache=tmp_path / "parsed", progress=False), engine=engine_from("ray"))
     assert sorted(report2.unchanged) == sorted(report.added)
     assert report2.added == [str(docs / "new.txt")]

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from seamcut.errors import InputError
+from seamcut.errors import InputError, MissingError
 
 from tests.helpers.data import DATA
 from tests.helpers.levenshtein import levenshtein
@@ -121,8 +121,12 @@ def test_blank_image_gives_empty_text() -> None:
 
 
 def test_missing_language_data_is_a_clear_error() -> None:
-    with pytest.raises(RuntimeError, match="not installed: run scripts/setup.sh"):
-        ocr_pages([Image.new("RGB", (10, 10), "white")], languages=["zzz"], progress=False)
+    with pytest.raises(MissingError) as caught:
+        ocr_pages([Image.new("RGB", (10, 10), "white")], languages=["zzz", "chi_sim"], progress=False)
+    assert str(caught.value).startswith("OCR needs Tesseract's language data zzz")
+    assert caught.value.hint == ("apt-get install tesseract-ocr-zzz tesseract-ocr-chi-sim, or run scripts/setup.sh"
+                                 if "chi_sim" in caught.value.what else
+                                 "apt-get install tesseract-ocr-zzz, or run scripts/setup.sh")
 
 
 def test_read_image_multipage_tiff(english_page, tmp_path: Path) -> None:

@@ -187,7 +187,7 @@ def test_a_long_document_cut_in_windows_keeps_its_title_path_and_pages(strategy)
 
 
 def test_each_chunk_keeps_room_for_its_own_context_not_the_longest():
-    """One long heading late in a document does not shrink the chunks before it (the engine
+    """One long heading late in a document does not shrink the chunks before it (the piece-packing
     strategies keep the room of the context each chunk gets, asked at its start)."""
     long = "A heading made far too long by a parser that took a whole caption for one " * 3
     doc = document(MANUAL + f"\n## {long.strip()}\n\n" + "Text under it, said again. " * 40 + "\n")

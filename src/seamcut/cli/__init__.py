@@ -43,7 +43,7 @@ def main(version: bool = typer.Option(False, "--version", callback=_version, is_
 COMMANDS = (
     ("chunk", chunk_command, ERRORS),
     ("read", read_command, ERRORS),
-    ("inspect", inspect_command, ERRORS + (FileNotFoundError, TypeError)),  # a model or file a peer named
+    ("inspect", inspect_command, ERRORS),
     ("index", index_command, ERRORS),
     ("search", search_command, ERRORS),
     ("serve", serve_command, ERRORS),

@@ -37,11 +37,11 @@ def chunk_command(
 ) -> None:
     """Cut documents into chunks, as JSON lines: each document's line (its metadata, once), then
     one line per chunk of it with every Chunk field (docs/strategies.md)."""
-    name, options = cutting.resolve()
+    spec = cutting.resolve()
     if within_paragraph:
-        if name != "recursive":
+        if spec.name != "recursive":
             fail("--within-paragraph applies to the recursive strategy only: add --strategy recursive")
-        options["within_paragraph"] = True
+        spec = spec.with_options({"within_paragraph": True})
     from ..pipeline.corpus import read_corpus
     corpus = read_corpus(paths, options=reading.options(), catalog=reading.load_catalog())
     stats: list[tuple[str, list[int]]] = []
@@ -53,7 +53,7 @@ def chunk_command(
         for doc in corpus.documents:
             notes.extend(doc.metadata.get("warnings", ()))
             with held_reports() as held:
-                chunks = chunk_document(doc, strategy=name, **options)  # a bad config: the same for every file
+                chunks = chunk_document(doc, spec)  # a bad config: the same for every file
             notes.extend(held)
             write_document(sink, doc, chunks)
             stats.append((doc.source, [c.tokens for c in chunks]))

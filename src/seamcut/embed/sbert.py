@@ -9,6 +9,7 @@ from typing import Sequence
 
 import numpy as np
 
+from ..errors import require
 from ..model import stable_hash
 from ..tokens import HFTokenizerSizer, TransformersCountSizer
 from .base import Embedder, Kind, OnLong
@@ -30,16 +31,11 @@ class SentenceTransformerEmbedder(Embedder):
         folder = Path(path).expanduser()
         if not folder.is_dir():
             raise FileNotFoundError(f"{folder}: not a folder holding a sentence-transformers model")
-        try:
-            os.environ.setdefault("HF_HUB_OFFLINE", "1")
-            os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-            from sentence_transformers import SentenceTransformer
-        except ImportError as exc:
-            raise ImportError(
-                "SentenceTransformerEmbedder needs sentence-transformers and torch "
-                "(pip install sentence-transformers; a CPU torch is enough): "
-                f"{exc}") from exc
-        self.model = SentenceTransformer(str(folder), device=device, local_files_only=True)
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        st = require("sentence_transformers", "SentenceTransformerEmbedder",
+                     "pip install 'seamcut[st]' (a CPU torch is enough)", "sentence-transformers and torch")
+        self.model = st.SentenceTransformer(str(folder), device=device, local_files_only=True)
         self.path = folder.resolve()
         self.batch_size = batch_size
         prompts = dict(getattr(self.model, "prompts", None) or {})
@@ -51,11 +47,11 @@ class SentenceTransformerEmbedder(Embedder):
         self.max_input_tokens = int(self.model.max_seq_length)
         tok_file = folder / "tokenizer.json"
         if tok_file.is_file():
-            self.sizer = HFTokenizerSizer(tok_file, max_input=self.max_input_tokens,
+            self.sizer = HFTokenizerSizer(tok_file, max_input_tokens=self.max_input_tokens,
                                           prefix=self.passage_prompt)
             self._query_sizer = HFTokenizerSizer(self.sizer.tokenizer,
                                                  name=self.sizer.name + ":query",
-                                                 max_input=self.max_input_tokens,
+                                                 max_input_tokens=self.max_input_tokens,
                                                  prefix=self.query_prompt)
         else:
             self.sizer = TransformersCountSizer(self.model.tokenizer, self.passage_prompt,

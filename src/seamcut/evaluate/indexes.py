@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -21,37 +22,35 @@ from ..embed import CachedEmbedder, Embedder
 from ..index import Index, IndexConfigError, remove_index
 from ..model import Chunk, Document
 from ..pipeline.catalog import Catalog
-from ..pipeline.corpus import Limits, ReadOptions, file_hash
-from ..pipeline.engine import Engine
-from ..pipeline.jobs import model_sized
-from ..pipeline.local import LocalEngine
-from ..pipeline.options import BuildOptions
+from ..pipeline.corpus import ReadOptions, file_hash
+from ..pipeline.jobs import sized_spec
 from ..pipeline.report import BuildReport, Stage
 from ..pipeline.run import build_index
 from ..pipeline.stages import embedded_while_cutting
 from ..embed.worker import WorkerEmbedder
 from ..strategies.spec import StrategySpec
+from .options import Ready
 
 #: what an index folder built by ``compare`` was built from, beside its ``seamcut-index.json``
 INPUTS_FILE = "seamcut-compare.json"
 
 
-def cut_here(folder: Path, spec: StrategySpec, opts: Mapping[str, Any], documents: Sequence[Document],
-              embedder: Embedder, model: str, hashes: Mapping[str, str] | None) -> tuple[Index, BuildReport]:
-    """Documents in memory cut in this process into a fresh index at ``folder``."""
-    opts = model_sized(opts, model)
-    cut_opts = dict(opts)
-    if spec.name == "semantic":
-        cut_opts.setdefault("embedder", embedder)
+def cut_here(folder: Path, spec: StrategySpec, documents: Sequence[Document], indexing: Ready,
+             hashes: Mapping[str, str] | None) -> tuple[Index, BuildReport]:
+    """Documents in memory cut in this process with ``spec`` into a fresh index at ``folder``
+    (``indexing``'s embedder and model; ``hashes``: the documents' files' hashes by source)."""
+    embedder, model = indexing.embedder, indexing.model
+    spec = sized_spec(spec, model)
+    cut_spec = spec.with_options({"embedder": embedder}) if needs_embedder(spec) else spec
     remove_index(folder)
-    index = Index(folder, strategy=spec.name, options=plain_options(opts), model=model, embedder=embedder)
+    index = Index(folder, strategy=spec.name, options=plain_options(spec.options), model=model, embedder=embedder)
     t0 = time.perf_counter()
     before = embedder.computed
     cut_tokens = 0
 
     def cut(d: Document) -> list[Chunk]:
         nonlocal cut_tokens
-        chunks = chunk_document(d, strategy=spec.name, **cut_opts)
+        chunks = chunk_document(d, cut_spec)
         cut_tokens += embedded_while_cutting(chunks)
         return chunks
 
@@ -66,30 +65,31 @@ def cut_here(folder: Path, spec: StrategySpec, opts: Mapping[str, Any], document
                               cut_tokens=cut_tokens)
 
 
-def index_files(folder: Path, spec: StrategySpec, opts: Mapping[str, Any], paths: Sequence[str],
-           embedder: Embedder, model: str, read_options: ReadOptions, catalog: Catalog | None,
-           limits: Limits, progress: bool, digests: "Digests",
-           engine: Engine = LocalEngine()) -> tuple[Index, BuildReport, str | None]:
-    """Files (``paths``, folders expanded) indexed at ``folder`` by ``build_index``, the index
-    there reused where it can be; the index, the build's report, and why an index found there
-    was rebuilt (None: it was not). An index that holds every file as it is now is not built
-    at all (no worker started). ``engine``: where it is built (one of a ``series``: reading
-    workers or a Ray runtime kept open across several calls)."""
+def needs_embedder(spec: StrategySpec) -> bool:
+    """Whether cutting with ``spec`` embeds (``semantic``) and it names no embedder of its own."""
+    return spec.name == "semantic" and "embedder" not in spec.options
+
+
+def index_files(folder: Path, spec: StrategySpec, paths: Sequence[str], indexing: Ready,
+                digests: "Digests") -> tuple[Index, BuildReport, str | None]:
+    """Files (``paths``, folders expanded) cut with ``spec`` and indexed at ``folder`` by
+    ``build_index`` as ``indexing`` says (its engine: one of a ``series``, reading workers or a
+    Ray runtime kept open across several calls), the index there reused where it can be; the
+    index, the build's report, and why an index found there was rebuilt (None: it was not). An
+    index that holds every file as it is now is not built at all (no worker started)."""
     t0 = time.perf_counter()
-    opts = model_sized(opts, model)
-    plain = plain_options(opts)
-    inputs = inputs_digest(paths, read_options, catalog)
+    embedder, model, how = indexing.embedder, indexing.model, indexing.build
+    spec = sized_spec(spec, model)
+    plain = plain_options(spec.options)
+    inputs = inputs_digest(paths, how.read_options, how.catalog)
     index, rebuilt = _open_or_rebuild(folder, spec.name, plain, model, embedder, inputs, paths)
     (folder / INPUTS_FILE).write_text(json.dumps({"inputs": inputs}), encoding="utf-8")
     if index.files and index.is_finished() and digests.current(index):
         return index, BuildReport(unchanged=list(index.files), seconds=time.perf_counter() - t0), None
-    cut_opts = dict(opts)
-    if spec.name == "semantic" and "embedder" not in cut_opts:
+    if needs_embedder(spec):
         cache = embedder.cache.folder if isinstance(embedder, CachedEmbedder) else None
-        cut_opts["embedder"] = WorkerEmbedder(model, embedder.name, None if cache is None else str(cache))
-    how = BuildOptions(read_options=read_options, catalog=catalog, limits=limits, progress=progress,
-                       label=f"indexing {spec.label}")
-    report = build_index(index, paths, spec.name, cut_opts, how, engine=engine)
+        spec = spec.with_options({"embedder": WorkerEmbedder(model, embedder.name, None if cache is None else str(cache))})
+    report = build_index(index, paths, spec, replace(how, label=f"indexing {spec.label}"), engine=indexing.engine)
     return index, report, rebuilt
 
 

@@ -20,6 +20,7 @@ from ..runtime.progress import Steps
 from ..strategies import DEFAULT_STRATEGY
 from .budget import DEPTH, BudgetScore, Ranked, score_at
 from .metrics import mean_reciprocal_rank
+from .options import Judging
 from .questions import Question, source_matches
 from .significance import Comparison, compare_hits
 from .spans import Span, SpanScores, span_scores
@@ -79,7 +80,7 @@ class Outcome:
         """The outcome ``record`` wrote, for ``question`` (which must be the one it names)."""
         qid, rank, tokens, first_hit, deep = record
         if qid != question.id:
-            raise ValueError(f"a record of question {qid!r} given for {question.id!r}")
+            raise ConfigError(f"a record of question {qid!r} given for {question.id!r}")
         return cls(question, rank, (), tokens, ranked=Ranked(tuple(deep), first_hit))
 
 
@@ -150,11 +151,13 @@ class StrategyResult:
         return [o.deep.rank_within(budget) is not None for o in self.outcomes]
 
 
-def judge(name: str, options: dict[str, Any], index: Index, questions: Sequence[Question], k: int,
-          mode: str, build: BuildReport, progress: bool, sizes: list[int] | None = None) -> StrategyResult:
-    """One strategy's index scored in one search ``mode``: its chunks' sizes (``sizes`` where the
-    caller read them already), and every question searched (top ``k``, and ``DEPTH`` deep for
-    the budgets: one search where the top ``k`` of the deep one is the same)."""
+def judge(name: str, options: dict[str, Any], index: Index, questions: Sequence[Question], judging: Judging,
+          build: BuildReport, progress: bool, sizes: list[int] | None = None) -> StrategyResult:
+    """One strategy's index scored in one search mode (``judging.mode``): its chunks' sizes
+    (``sizes`` where the caller read them already), and every question searched (top
+    ``judging.k``, and ``DEPTH`` deep for the budgets: one search where the top k of the deep
+    one is the same). ``build``: how the index was built; ``progress``: show the searching."""
+    k, mode = judging.k, judging.mode
     sizes = chunk_tokens(index) if sizes is None else sizes
     res = StrategyResult(name, options, len(sizes), sizes, build.seconds_of("cut"),
                          build.seconds_of("embed", busy=True),

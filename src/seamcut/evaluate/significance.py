@@ -14,6 +14,8 @@ from typing import Sequence
 
 import numpy as np
 
+from ..errors import ConfigError
+
 
 def mcnemar_exact(b: int, c: int) -> float:
     """Two-sided exact McNemar p-value for ``b`` and ``c`` discordant pairs (binomial, p = 1/2)."""
@@ -31,7 +33,7 @@ def bootstrap_difference(a: Sequence[float], b: Sequence[float], *, rounds: int 
     recall, IoU, as fractions); ``level`` is the interval's coverage, ``seed`` makes it
     repeatable."""
     if len(a) != len(b):
-        raise ValueError("both strategies must be scored on the same questions")
+        raise ConfigError("both strategies must be scored on the same questions")
     if not a:
         return (0.0, 0.0)
     diff = np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64)
@@ -84,7 +86,7 @@ def compare_hits(best: str, best_hits: Sequence[bool], other: str, other_hits: S
                  *, level: float = 0.95, seed: int = 0) -> Comparison:
     """The paired comparison of two strategies' hit/miss lists over the same questions."""
     if len(best_hits) != len(other_hits):
-        raise ValueError("both strategies must be scored on the same questions")
+        raise ConfigError("both strategies must be scored on the same questions")
     only_best = sum(1 for x, y in zip(best_hits, other_hits) if x and not y)
     only_other = sum(1 for x, y in zip(best_hits, other_hits) if y and not x)
     lo, hi = bootstrap_difference(best_hits, other_hits, level=level, seed=seed)

@@ -74,7 +74,7 @@ def over_model(spec: StrategySpec, model: str) -> str | None:
     if config.unit != "tokens":
         return None  # bounded by the model's input as it is cut, and reported there
     sizer = load_sizer(config.tokenizer)
-    limit = sizer.max_input
+    limit = sizer.max_input_tokens
     if limit is None or config.size <= limit:
         return None
     return f"size {config.size} tokens is over the model's maximum input of {limit} tokens ({sizer.name})"

@@ -37,17 +37,16 @@ from __future__ import annotations
 import json
 import time
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
 from ..errors import ConfigError
-from ..pipeline.catalog import Catalog
-from ..pipeline.corpus import Limits, ReadOptions
-from ..pipeline.local import LocalEngine
 from ..embed import Embedder
 from .budget import default_budget
+from .options import Indexing, Ready, TuneOptions
 from .questions import Question
-from .space import Candidate, Space
+from .space import Candidate
 from .tune_journal import Journal
 from .tune_judged import _Judged, quality, winner
 from .tune_plan import _SetUp, _set_up
@@ -55,53 +54,54 @@ from .tune_result import TuneResult, _result
 from .tune_rounds import _Search
 
 
-def tune(documents: Sequence[str | Path], questions: Sequence[Question], *, embedder: Embedder,
-         workdir: str | Path, space: Space | None = None, k: int = 4, model: str = "default",
-         seed: int = 0, held_out: float = 0.3, eta: int = 3, budget: int | None = None,
-         minutes: float | None = None, exhaustive: bool = False, finalists: int = 3,
-         defaults: Sequence[str] | None = None, progress: bool = True,
-         read_options: ReadOptions = ReadOptions(), catalog: Catalog | None = None,
-         limits: Limits = Limits()) -> TuneResult:
-    """Search ``space`` (default: ``default_space()``) for the chunking and search mode that
-    serve ``questions`` best over ``documents`` (files and folders), indexes under
-    ``workdir/index/SPEC/DOCUMENT-SET`` and the search's journal in ``workdir`` (a stopped
-    search is resumed by the next call with the same ``workdir`` and arguments).
+def tune(documents: Sequence[str | Path], questions: Sequence[Question], indexing: Indexing,
+         options: TuneOptions = TuneOptions()) -> TuneResult:
+    """Search ``options.space`` (default: ``default_space()``) for the chunking and search mode
+    that serve ``questions`` best over ``documents`` (files and folders), indexes under
+    ``indexing.workdir/index/SPEC/DOCUMENT-SET`` and the search's journal in the workdir (a
+    stopped search is resumed by the next call with the same workdir and arguments). Every
+    build is done as ``indexing`` says: its embedder (give it a cache, so nothing is embedded
+    twice), its model, how the files are read (``indexing.build``) and where (``indexing.engine``,
+    its workers or runtime started once for every build of the search).
 
-    ``held_out``: the share of the answerable questions held out (seeded by ``seed``); ``eta``:
-    how much each round grows and cuts; ``budget``: tokens sent to the model per question "best"
-    is judged at (None: the median tokens per question at ``k`` of the round-1 candidates);
-    ``minutes``: wall-clock time allowed (None: no limit): rounds are planned from the time the
-    last one took, and where time runs out the search stops and reports the best so far, with
-    ``cost["stopped_early"]`` saying what was not done (a resumed search's earlier runs count
-    against it); ``exhaustive``: every candidate on every
-    document and tune question in one round; ``finalists``: how many of the last halving round's
-    best candidates bring their chunking (every mode) to the final round; ``defaults``: the
-    strategies whose defaults (hybrid) reach the final round and are tested against the winner
-    (None: every registered one). ``embedder`` embeds every chunk and
-    query: give it a cache so nothing is embedded twice (``load_embedder(..., cache=True)``).
+    ``options`` (``TuneOptions``): ``held_out``: the share of the answerable questions held out
+    (seeded by ``seed``); ``eta``: how much each round grows and cuts; ``budget``: tokens sent to
+    the model per question "best" is judged at (None: the median tokens per question at ``k`` of
+    the round-1 candidates); ``minutes``: wall-clock time allowed (None: no limit): rounds are
+    planned from the time the last one took, and where time runs out the search stops and
+    reports the best so far, with ``cost["stopped_early"]`` saying what was not done (a resumed
+    search's earlier runs count against it); ``exhaustive``: every candidate on every document
+    and tune question in one round; ``finalists``: how many of the last halving round's best
+    candidates bring their chunking (every mode) to the final round; ``versus``: the strategies
+    whose defaults (hybrid) reach the final round and are tested against the winner (None: every
+    registered one).
 
     Raises ``ConfigError`` (a ValueError) for no documents, no answerable question, a held-out
     share outside [0, 1), ``eta`` under 2, or a budget or minutes that are not positive.
     """
+    options.check()
+    with indexing.ready("seamcut-tune-") as ready:
+        return _tuned(documents, questions, ready, options)
+
+
+def _tuned(documents: Sequence[str | Path], questions: Sequence[Question], indexing: Ready,
+           options: TuneOptions) -> TuneResult:
     started = time.perf_counter()
-    if budget is not None and budget < 1:
-        raise ConfigError(f"budget: {budget} is not a positive number of tokens")
-    if minutes is not None and minutes <= 0:
-        raise ConfigError(f"minutes: {minutes} is not a positive number of minutes")
-    setup = _set_up(documents, questions, space, model, seed, held_out, eta, exhaustive, finalists, defaults)
+    k, budget, minutes, embedder = options.k, options.budget, options.minutes, indexing.embedder
+    setup = _set_up(documents, questions, options, indexing.model)
     space, versus, left_out, paths = setup.space, setup.versus, setup.left_out, setup.paths
     tune_qs, held_qs, candidates, schedule = setup.tune_qs, setup.held_qs, setup.candidates, setup.plan
     halving = schedule.halving
-    journal = Journal(Path(workdir), _search_key(setup, k, model, seed, held_out, eta, exhaustive, finalists,
-                                                 budget, read_options))
+    journal = Journal(Path(indexing.workdir), _search_key(setup, options, indexing))
     deadline = None if minutes is None else started + 60 * minutes - journal.earlier_seconds
-    search = _Search(Path(workdir), embedder, model, k, read_options, catalog, limits, progress, deadline, journal)
+    search = _Search(indexing, k, deadline, journal)
     search.every = len(paths)
     before = search.embedded_tokens()
 
     # the reading workers are started once for every build; the journal records each batch of
     # vectors computed
-    with LocalEngine().series(limits, len(paths)) as search.engine, _recording(embedder, search.record):
+    with indexing.engine.series(indexing.build.limits, len(paths)) as run_on, _recording(embedder, search.record):
+        search.indexing = replace(indexing, engine=run_on)
         previous: list[_Judged] = []
         alive = candidates
         stopped: str | None = None
@@ -123,11 +123,11 @@ def tune(documents: Sequence[str | Path], questions: Sequence[Question], *, embe
                 to_final = False
                 break
             assert budget is not None
-            alive = search.cut(judged, budget, eta)
+            alive = search.cut(judged, budget, options.eta)
             previous = judged
         final: list[_Judged] = []
         if to_final:
-            chosen, searched = _finalists(candidates, previous, alive, budget, k, finalists, versus)
+            chosen, searched = _finalists(candidates, previous, alive, budget, k, options.finalists, versus)
             final, done = search.round(halving + 1, chosen, sorted(paths), tune_qs, held_qs)
             only_versus = {c.spec.label for c in chosen} - {c.spec.label for c in chosen if c.label in searched}
             search.versus_tokens = sum(search.chunking_tokens.get((halving + 1, label), 0) for label in only_versus)
@@ -140,7 +140,7 @@ def tune(documents: Sequence[str | Path], questions: Sequence[Question], *, embe
     if not scored:
         raise ConfigError(f"the time limit of {minutes:g} min ran out before one candidate was judged")
     assert budget is not None
-    result = _result(search, space, scored, budget, k, model, seed, paths, documents, versus,
+    result = _result(search, space, scored, budget, k, indexing.model, options.seed, paths, documents, versus,
                      {"tune": len(tune_qs), "held_out": len(held_qs),
                       "no_answer": len(questions) - len(tune_qs) - len(held_qs)},
                      time.perf_counter() - started + journal.earlier_seconds,
@@ -164,14 +164,15 @@ def _recording(embedder: Embedder, record: Callable[[], None]) -> Iterator[None]
         embedder.on_computed = None
 
 
-def _search_key(setup: _SetUp, k: int, model: str, seed: int, held_out: float, eta: int, exhaustive: bool,
-                finalists: int, budget: int | None, read_options: ReadOptions) -> str:
+def _search_key(setup: _SetUp, options: TuneOptions, indexing: Indexing) -> str:
     """What makes two runs the same search, for the journal: the files, the questions and the
     settings (not the time limit: a stopped search may be resumed with another)."""
     import hashlib
+    o = options
     parts = [sorted(setup.paths), [(q.id, q.question) for q in setup.tune_qs + setup.held_qs],
              [c.label for c in setup.candidates], [c.label for c in setup.versus],
-             [k, model, seed, held_out, eta, exhaustive, finalists, budget, repr(read_options)]]
+             [o.k, indexing.model, o.seed, o.held_out, o.eta, o.exhaustive, o.finalists, o.budget,
+              repr(indexing.build.read_options)]]
     return hashlib.sha256(json.dumps(parts, ensure_ascii=False).encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 

@@ -16,6 +16,7 @@ from ..readers import expand
 from ..strategies import REGISTRY
 from ..strategies.spec import StrategySpec, parse_spec
 from .questions import Question, source_matches
+from .options import TuneOptions
 from .space import Candidate, Space, default_space, over_model
 
 #: the fewest tune questions a halving round is judged on (or all, where there are fewer)
@@ -60,10 +61,11 @@ def _over_model(specs: Sequence[StrategySpec], model: str) -> dict[str, str]:
     return left_out
 
 
-def default_candidates(names: Sequence[str] | None = None) -> list[Candidate]:
+def default_candidates(names: Sequence[str | StrategySpec] | None = None) -> list[Candidate]:
     """Strategies with their defaults, searched hybrid: what the winner is tested against
-    (``names``; None: every registered strategy)."""
-    return [Candidate(parse_spec(name), "hybrid") for name in (REGISTRY if names is None else names)]
+    (``names``, specs or their words, each parsed once here; None: every registered strategy)."""
+    return [Candidate(name if isinstance(name, StrategySpec) else parse_spec(name), "hybrid")
+            for name in (REGISTRY if names is None else names)]
 
 
 @dataclass
@@ -111,14 +113,14 @@ class _SetUp:
     plan: _Plan
 
 
-def _set_up(documents: Sequence[str | Path], questions: Sequence[Question], space: Space | None, model: str,
-            seed: int, held_out: float, eta: int, exhaustive: bool, finalists: int,
-            defaults: Sequence[str] | None) -> _SetUp:
-    """The search's inputs checked and its rounds planned (``tune``'s arguments)."""
-    space = space or default_space()
+def _set_up(documents: Sequence[str | Path], questions: Sequence[Question], options: TuneOptions,
+            model: str) -> _SetUp:
+    """The search's inputs checked and its rounds planned (``tune``'s arguments; ``model``: the
+    embedding model's spec, whose maximum input some chunkings may be over)."""
+    space, seed, eta = options.space or default_space(), options.seed, options.eta
     if eta < 2:
         raise ConfigError(f"eta must be at least 2; got {eta}")
-    versus = default_candidates(defaults)  # an unknown name stops before any work
+    versus = default_candidates(options.versus)  # an unknown name stops before any work
     left_out = _over_model([*space.chunkings, *(c.spec for c in versus)], model)
     if left_out:
         space = dataclasses.replace(space, chunkings=tuple(s for s in space.chunkings if s.label not in left_out))
@@ -130,7 +132,7 @@ def _set_up(documents: Sequence[str | Path], questions: Sequence[Question], spac
     if not paths:
         raise ConfigError(f"no documents to tune on in {', '.join(map(str, documents))}")
     answerable = [q for q in questions if q.answerable]
-    tune_qs, held_qs = split_questions(answerable, held_out, seed)
+    tune_qs, held_qs = split_questions(answerable, options.held_out, seed)
     if not tune_qs:
         raise ConfigError("no answerable question to tune on")
     order = list(tune_qs)
@@ -138,15 +140,13 @@ def _set_up(documents: Sequence[str | Path], questions: Sequence[Question], spac
     files = sorted(paths)
     random.Random(f"{seed}:documents").shuffle(files)
     candidates = space.candidates()
-    halving = 0 if exhaustive else _halving_rounds(len(candidates), len(tune_qs), finalists, eta)
+    halving = 0 if options.exhaustive else _halving_rounds(len(candidates), len(tune_qs), options.finalists, eta)
     return _SetUp(space, versus, left_out, paths, tune_qs, held_qs, candidates, _Plan(order, files, halving, eta))
 
 
-def plan(documents: Sequence[str | Path], questions: Sequence[Question], *, space: Space | None = None,
-         model: str = "default", seed: int = 0, held_out: float = 0.3, eta: int = 3,
-         exhaustive: bool = False, finalists: int = 3,
-         defaults: Sequence[str] | None = None) -> dict[str, Any]:
-    """The rounds ``tune`` with these arguments would run, known before anything is read or
+def plan(documents: Sequence[str | Path], questions: Sequence[Question], options: TuneOptions = TuneOptions(),
+         model: str = "default") -> dict[str, Any]:
+    """The rounds ``tune`` with these ``options`` and embedding ``model`` would run, known before anything is read or
     embedded: per round the tune questions, the documents (the same lists ``tune`` takes) and
     the candidates, and what the builds cost in **corpus builds**: one is every document cut
     and embedded once by one chunking, about one ``seamcut index`` (chunkings of smaller
@@ -159,8 +159,8 @@ def plan(documents: Sequence[str | Path], questions: Sequence[Question], *, spac
     the chunkings of its best ``finalists`` (grown), ``versus`` the defaults the winner is
     tested against: a whole build each, but those in the space may be among the searched
     (``low``)."""
-    setup = _set_up(documents, questions, space, model, seed, held_out, eta, exhaustive, finalists, defaults)
-    p, every = setup.plan, len(setup.paths)
+    setup = _set_up(documents, questions, options, model)
+    p, every, eta, finalists = setup.plan, len(setup.paths), options.eta, options.finalists
     modes, chunkings = len(setup.space.modes), len(setup.space.chunkings)
     rounds: list[dict[str, Any]] = []
     most, built = chunkings, 0  # chunkings judged at most, documents built

@@ -11,17 +11,13 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..errors import ConfigError
-from ..pipeline.catalog import Catalog
-from ..pipeline.corpus import Limits, ReadOptions
-from ..embed import Embedder
 from ..index import Index
-from ..pipeline.engine import Engine
-from ..pipeline.local import LocalEngine
 from ..runtime.progress import Steps
 from ..strategies.spec import StrategySpec
 from .indexes import (Digests, code_version, different_files, index_files, inputs_digest, missing_files,
                       plain_options)
 from .judge import Outcome, StrategyResult, chunk_tokens, judge
+from .options import Judging, Ready
 from .questions import Question
 from .significance import compare_hits
 from .space import Candidate
@@ -32,13 +28,14 @@ from .tune_judged import _Judged, _row, _split, quality, winner
 class _Search:
     """Builds the rounds' indexes and judges candidates on them, keeping the log."""
 
-    def __init__(self, work: Path, embedder: Embedder, model: str, k: int, read_options: ReadOptions,
-                 catalog: Catalog | None, limits: Limits, progress: bool, deadline: float | None,
-                 journal: Journal) -> None:
-        self.work, self.embedder, self.model, self.k = work, embedder, model, k
+    def __init__(self, indexing: Ready, k: int, deadline: float | None, journal: Journal) -> None:
+        """``indexing``: how every build is done (its engine: where, replaced by the one of a
+        ``series`` for the search); ``k``: results per question; ``deadline``: when the search's
+        time runs out (``time.perf_counter()`` seconds; None: never)."""
+        self.indexing, self.k = indexing, k
+        self.work, self.embedder = Path(indexing.workdir), indexing.embedder
         self.journal = journal
-        self.read_options, self.catalog, self.limits = read_options, catalog, limits
-        self.progress, self.deadline = progress, deadline
+        self.progress, self.deadline = indexing.build.progress, deadline
         self.folders: dict[str, Path] = {}        # chunking label -> its last round's index folder
         self.log: list[dict[str, Any]] = []
         self.rounds: list[dict[str, Any]] = []
@@ -47,7 +44,6 @@ class _Search:
         self.every = 0                            # how many files the corpus has
         self.rate: float | None = None            # seconds per candidate and question, last round
         self.judged: list[_Judged] = []           # every candidate judged, a log row each
-        self.engine: Engine = LocalEngine()       # where every build runs (its reading workers shared)
         self.cut_tokens = 0                       # model tokens strategies embedded while cutting
         self.chunking_tokens: dict[tuple[int, str], int] = {}  # (round, chunking) -> tokens its build embedded
         self.versus_tokens = 0                    # the final round's tokens for chunkings only the defaults brought
@@ -137,9 +133,7 @@ class _Search:
             shutil.rmtree(partial, ignore_errors=True)
             shutil.copytree(last, partial)
             partial.rename(folder)
-        index, report, _ = index_files(folder, spec, spec.options, docs, self.embedder, self.model,
-                                       self.read_options, self.catalog, self.limits, self.progress, digests,
-                                       self.engine)
+        index, report, _ = index_files(folder, spec, docs, self.indexing, digests)
         self.folders[spec.label] = folder
         self.cut_tokens += report.cut_tokens
         for f in map(str, report.failures):
@@ -156,7 +150,7 @@ class _Search:
         out = []
         for c in group:
             t1 = time.perf_counter()
-            res = judge(c.label, plain_options(spec.options), index, [*asked, *held], self.k, c.mode,
+            res = judge(c.label, plain_options(spec.options), index, [*asked, *held], Judging(self.k, c.mode),
                         report, False, sizes)
             out.append(_split(c, res, len(asked), held, size, build + time.perf_counter() - t1, folder,
                               len(index.files)))
@@ -175,7 +169,7 @@ class _Search:
         """What a piece's results hold for: the files' bytes, the reading inputs (options,
         catalog fields) and all of seamcut's code, the judging included."""
         import hashlib
-        h = hashlib.sha256(inputs_digest(docs, self.read_options, self.catalog).encode())
+        h = hashlib.sha256(inputs_digest(docs, self.indexing.build.read_options, self.indexing.build.catalog).encode())
         h.update(json.dumps(sorted(digests.all().items())).encode("utf-8", "surrogatepass"))
         h.update(code_version(judging=True).encode())
         return h.hexdigest()[:32]

@@ -25,7 +25,7 @@ failures, and a batch it stops is undone.
 """
 from .disk import DiskFullError
 from .batch import UpdateReport
-from .filters import Filter, FilterError
+from .filters import Filter, FilterError, WhereError
 from .folder import Index
 from .fusion import RRF_K, Fusion, ReciprocalRankFusion, Scored
 from .lock import Holder, IndexBusyError, remove_index
@@ -34,7 +34,7 @@ from .rows import searchable
 from .search import DEFAULT_MODE, MODES, Hit, Mode, normalise_query
 from .settings import FORMAT, PARENT_TEXT_RANKS, SETTINGS_FILE, IndexConfigError, ParentTextRank
 
-__all__ = ["Index", "UpdateReport", "Filter", "FilterError", "Hit", "Mode", "MODES", "DEFAULT_MODE", "IndexConfigError",
+__all__ = ["Index", "UpdateReport", "Filter", "FilterError", "WhereError", "Hit", "Mode", "MODES", "DEFAULT_MODE", "IndexConfigError",
            "IndexBusyError", "DiskFullError", "Holder", "searchable",
            "remove_index", "normalise_query", "Fusion", "ReciprocalRankFusion", "Scored", "RRF_K",
            "MATRIX_BYTES", "SETTINGS_FILE", "FORMAT", "ParentTextRank", "PARENT_TEXT_RANKS"]

@@ -38,6 +38,18 @@ class FilterError(ConfigError):
     """A filter the index cannot take: an unknown field or operator, or a value of the wrong kind."""
 
 
+class WhereError(FilterError):
+    """An SQL ``where`` the index's tables refuse (it does not parse, or names no column): the
+    ``where`` and the ``reason`` LanceDB gives, its first line."""
+
+    def __init__(self, where: str, reason: str) -> None:
+        super().__init__(f"where {where!r}: {reason}")
+        self.where, self.reason = where, reason
+
+    def __reduce__(self) -> tuple:
+        return type(self), (self.where, self.reason)
+
+
 @dataclass(frozen=True)
 class Filter:
     """``field op value``: e.g. ``Filter("year", "gte", 2025)``, ``Filter("crop", "in", ["cotton", "soybean"])``."""

@@ -28,6 +28,7 @@ from .disk import DiskFullError, disk_full, is_disk_full
 from .lock import Holder, IndexBusyError, WriteLock
 from .settings import SETTINGS_FILE, IndexConfigError, ParentTextRank, Settings
 from .store import Store
+from ..errors import ConfigError
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +94,7 @@ class Index(Reading):
     def embedder(self) -> Embedder:
         if self._embedder is None:
             cache = self.path / "embeddings" if self._cache else None
-            # the engine that made the index's vectors, though the default engine changed since
+            # the runtime that made the index's vectors, though the default runtime changed since
             model = spec_of(self.settings.embedder or "", self.settings.model)
             self._embedder = load_embedder(None if model == "default" else model, cache=cache)
         return self._embedder
@@ -196,7 +197,7 @@ class Index(Reading):
             return
         dim = self.settings.dim
         if dim is None:
-            raise ValueError("embed before writing: the index does not know its vectors' size yet")
+            raise ConfigError("embed before writing: the index does not know its vectors' size yet")
         with self.writing():
             before = self.store.versions()
             try:
@@ -231,8 +232,8 @@ class Index(Reading):
         for cut in cuts:
             kids = cut.searchable
             if cut.vectors is None or len(cut.vectors) != len(kids):
-                raise ValueError(f"{cut.document.source}: {len(kids)} chunks to store, "
-                                 f"{0 if cut.vectors is None else len(cut.vectors)} vectors")
+                raise ConfigError(f"{cut.document.source}: {len(kids)} chunks to store, "
+                                  f"{0 if cut.vectors is None else len(cut.vectors)} vectors")
             rows += [chunk_row(c, docs[c.doc_id], v) for c, v in zip(kids, cut.vectors)]
         self.store.write("chunks", rows, dim)
         self.store.write("parents", [chunk_row(c, docs[c.doc_id], None) for cut in cuts

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 
 from ..model import Chunk
-from .filters import Filter
+from .filters import Filter, WhereError
 from .fusion import Fusion
 from .matrix import Matrix, matrix_for
 from .parents import parent_hits
@@ -90,7 +90,12 @@ class Reading:
 
         def read(view: View) -> tuple[list[Hit], str | None]:
             sql = " AND ".join(f"({w})" for w in (where, view.structured(filters)) if w) or None
-            return self._search(view, query, text, k, mode, sql, budget, candidates), view.state_id
+            try:
+                return self._search(view, query, text, k, mode, sql, budget, candidates), view.state_id
+            except Exception:
+                if where:
+                    check_where(view, where)  # a where the tables refuse: WhereError
+                raise
         return self._read(read)
 
     def unmatched(self, filters: Sequence[Filter] = (), where: str | None = None) -> list[str]:
@@ -135,3 +140,13 @@ class Reading:
         nearest = matrix.nearest(vec, n)
         found = {r["id"]: r for r in view.rows("chunks", [i for i, _ in nearest], HIT_COLUMNS)}
         return [{**found[i], "_distance": 1.0 - sim} for i, sim in nearest if i in found]
+
+
+def check_where(view: View, where: str) -> None:
+    """``WhereError`` where the chunk table refuses ``where`` (LanceDB's SQL parser or planner
+    raise a ``ValueError`` or a ``RuntimeError``): asked after a search with it failed, so that
+    the search's own failure is told apart from the where's."""
+    try:
+        view.matches(where)
+    except (ValueError, RuntimeError) as exc:
+        raise WhereError(where, str(exc).splitlines()[0] if str(exc) else type(exc).__name__) from None

@@ -17,6 +17,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
+from ..errors import MissingError
+
 try:
     from langchain_core.callbacks import CallbackManagerForRetrieverRun
     from langchain_core.document_loaders import BaseLoader
@@ -24,8 +26,8 @@ try:
     from langchain_core.retrievers import BaseRetriever
     from langchain_text_splitters import TextSplitter
 except ImportError as exc:  # pragma: no cover - depends on the environment
-    raise ImportError("seamcut.integrations.langchain needs langchain-core and "
-                      "langchain-text-splitters: pip install 'seamcut[langchain]'") from exc
+    raise MissingError("langchain-core and langchain-text-splitters", "seamcut.integrations.langchain",
+                       "pip install 'seamcut[langchain]'") from exc
 
 from ..api import chunk as seamcut_chunk
 from ..strategies import DEFAULT_STRATEGY

@@ -15,14 +15,16 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Sequence
 
+from ..errors import MissingError
+
 try:
     from llama_index.core.base.base_retriever import BaseRetriever
     from llama_index.core.node_parser import NodeParser
     from llama_index.core.schema import (BaseNode, Document as LIDocument, NodeRelationship, NodeWithScore,
                                          QueryBundle, TextNode)
 except ImportError as exc:  # pragma: no cover - depends on the environment
-    raise ImportError("seamcut.integrations.llamaindex needs llama-index-core: "
-                      "pip install 'seamcut[llamaindex]'") from exc
+    raise MissingError("llama-index-core", "seamcut.integrations.llamaindex",
+                       "pip install 'seamcut[llamaindex]'") from exc
 
 from pydantic import Field, PrivateAttr
 

@@ -21,7 +21,7 @@ from typing import Any, Callable, Mapping, Sequence
 from ..runtime.cache import default_cache_dir
 from .. import document_json
 from .catalog import Catalog
-from ..errors import InputError
+from ..errors import InputError, MissingError
 from ..model import Document
 from ..runtime.processes import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, IsolatedPool, Killed, usable_cpus
 from ..runtime.progress import Steps
@@ -45,9 +45,11 @@ class ReadOptions:
 
 @dataclass(frozen=True)
 class Failure:
-    """A file that could not be read, and why."""
+    """A file that could not be read, and why; ``missing``: set where the file is not at fault
+    but this machine lacks a program reading it needs (Tesseract for a scan)."""
     path: str
     reason: str
+    missing: MissingError | None = field(default=None, compare=False)
 
     def __str__(self) -> str:
         return self.reason if self.reason.startswith(self.path) else f"{self.path}: {self.reason}"
@@ -192,6 +194,8 @@ def _read_once(job: ReadJob) -> Read:
                    fields=job.fields or None)
     except InputError as exc:
         return Read(path, failure=Failure(path, str(exc)), digest=digest, cpu_seconds=_cpu() - t0)
+    except MissingError as exc:  # the file may be fine: this machine cannot read it
+        return Read(path, failure=Failure(path, f"{path}: {exc}", exc), digest=digest, cpu_seconds=_cpu() - t0)
     except Exception as exc:  # a reader's bug must not stop the batch
         return Read(path, failure=Failure(path, f"{path}: unexpected {type(exc).__name__}: {exc}"),
                     digest=digest, cpu_seconds=_cpu() - t0)

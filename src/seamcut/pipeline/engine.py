@@ -4,7 +4,7 @@ and ``engine_from``, which makes one from the command line's ``--engine``, ``--a
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, ContextManager, Protocol, Sequence
+from typing import ContextManager, Protocol, Sequence
 
 from ..errors import ConfigError
 from ..index import Index
@@ -13,6 +13,7 @@ from .local import LocalEngine
 from .options import BuildOptions
 from .ray_engine import RayEngine
 from .report import BuildReport
+from ..strategies.spec import StrategySpec
 
 #: the engines ``engine_from`` knows: this machine's processes, or Ray Data
 ENGINES = ("local", "ray")
@@ -31,10 +32,10 @@ class Engine(Protocol):
         what it starts (reading workers, a Ray runtime) started once for all, stopped at the
         block's end."""
 
-    def build(self, index: Index, paths: Sequence[str | Path], strategy: str, options: dict[str, Any],
+    def build(self, index: Index, paths: Sequence[str | Path], spec: StrategySpec,
               how: BuildOptions) -> BuildReport:
-        """``build_index``'s work: every file read, cut, embedded and written into ``index``,
-        whose write lock the caller holds."""
+        """``build_index``'s work: every file read, cut with ``spec``, embedded and written into
+        ``index``, whose write lock the caller holds."""
 
 
 def engine_from(name: str = "local", address: str | None = None, gpus: float = 0) -> Engine:

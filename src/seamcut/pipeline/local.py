@@ -21,10 +21,12 @@ from pathlib import Path
 from typing import Any, Callable, ClassVar, Iterator, Sequence
 
 from ..embed import PooledEmbedder
+from ..errors import ConfigError
 from ..index import Index
 from ..index.batch import Cut
 from ..runtime.processes import IsolatedPool, usable_cpus
 from ..runtime.progress import Throughput
+from ..strategies.spec import StrategySpec
 from .corpus import Failure, Limits, failed, read_jobs
 from .jobs import CutFile, CutJob
 from .options import BuildOptions
@@ -60,10 +62,10 @@ class LocalEngine:
         with cutting_pool(limits, files) as pool:
             yield LocalEngine(pool)
 
-    def build(self, index: Index, paths: Sequence[str | Path], strategy: str, options: dict[str, Any],
+    def build(self, index: Index, paths: Sequence[str | Path], spec: StrategySpec,
               how: BuildOptions) -> BuildReport:
         """``build_index``'s work here (the caller holds ``index``'s write lock)."""
-        return _LocalRun(index, how).run(paths, strategy, options, self.pool)
+        return _LocalRun(index, how).run(paths, spec, self.pool)
 
 
 class _LocalRun:
@@ -75,19 +77,16 @@ class _LocalRun:
         self.report, self.earlier = begin(index)
         self.lock = threading.Lock()
 
-    def run(self, paths: Sequence[str | Path], strategy: str, options: dict[str, Any],
-            pool: IsolatedPool | None) -> BuildReport:
+    def run(self, paths: Sequence[str | Path], spec: StrategySpec, pool: IsolatedPool | None) -> BuildReport:
         index, how, report = self.index, self.how, self.report
         self.known = index.known_hashes()
-        jobs = [CutJob(j, strategy, options)
-                for j in read_jobs(paths, how.read_options, how.catalog, how.cache, self.known)]
-        probe = CutJob(None, strategy, options)
+        jobs = [CutJob(j, spec) for j in read_jobs(paths, how.read_options, how.catalog, how.cache, self.known)]
         self.embedder = index.embedder  # loaded (and checked) before any file is read
         index.settings.check_embedder(index.path, self.embedder.name)
         pool = pool or cutting_pool(how.limits, len(jobs))
         self.to_embed: "queue.Queue[Any]" = queue.Queue(maxsize=max(4, 2 * pool.workers))
         self.to_write: "queue.Queue[Any]" = queue.Queue(maxsize=2)
-        size = sum(file_size(j.read.path) for j in jobs)  # type: ignore[union-attr]
+        size = sum(file_size(j.read.path) for j in jobs)
         self.bar = Throughput(len(jobs), size, label=how.label, show=how.progress, terminal=how.terminal)
         self.writer = _Worker("write", self.write, self.to_write)
         spread = _Spread(self.embedder)
@@ -100,7 +99,7 @@ class _LocalRun:
             for w in self.embedders:
                 w.start()
             try:
-                self.read_and_cut(pool, [probe, *jobs])
+                self.read_and_cut(pool, jobs)
             finally:
                 for w in (*self.embedders, self.writer):
                     w.stop.set()
@@ -111,10 +110,8 @@ class _LocalRun:
         """Every job through the reading workers, each file cut handed to the embedding threads;
         returns once every batch is written."""
         for job, got in pool.run(jobs):
-            if job.read is None:
-                if isinstance(got, BaseException):
-                    raise got  # the options are wrong for every file
-                continue
+            if isinstance(got, ConfigError):
+                raise got  # the spec is wrong for every file (``cut_file``): the build stops
             path = job.read.path
             if not isinstance(got, CutFile):
                 reason = failed(job.read, got).failure.reason  # type: ignore[arg-type, union-attr]

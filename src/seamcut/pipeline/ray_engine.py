@@ -29,13 +29,14 @@ from typing import Any, ClassVar, Iterator, Sequence
 
 import numpy as np
 
-from ..errors import ConfigError
+from ..errors import ConfigError, MissingError
 from ..embed import TORCH_TWIN, spec_of
 from ..index import Index
 from ..index.batch import Cut
 from ..runtime.processes import IsolatedPool, own_temp, usable_cpus
 from ..runtime.progress import Throughput
-from .corpus import Failure, Limits, failed, read_jobs
+from ..strategies.spec import StrategySpec
+from .corpus import Failure, Limits, Read, failed, read_jobs
 from .jobs import CutFile, CutJob
 from .options import BuildOptions
 from .report import BuildReport
@@ -50,8 +51,9 @@ FILES_PER_TASK = 4
 FILES_PER_EMBED = 16
 
 
-class RayMissingError(ConfigError):
-    """``--engine ray`` without Ray installed (a ValueError: the commands print it as one line)."""
+class RayMissingError(MissingError, ConfigError):
+    """``--engine ray`` without Ray installed: the ``MissingError`` of Ray (a ``ConfigError`` too,
+    as it was: the commands print it as one line)."""
 
 
 def require_ray() -> Any:
@@ -60,7 +62,7 @@ def require_ray() -> Any:
         import ray
         import ray.data  # noqa: F401
     except ImportError as exc:
-        raise RayMissingError(f"the ray engine needs Ray: {INSTALL}") from exc
+        raise RayMissingError("Ray", "the ray engine", INSTALL) from exc
     return ray
 
 
@@ -127,10 +129,10 @@ class RayEngine:
         with ray_runtime(self.address):
             yield self
 
-    def build(self, index: Index, paths: Sequence[str | Path], strategy: str, options: dict[str, Any],
+    def build(self, index: Index, paths: Sequence[str | Path], spec: StrategySpec,
               how: BuildOptions) -> BuildReport:
         """``build_index``'s work on Ray (the caller holds ``index``'s write lock)."""
-        return build_on_ray(index, paths, strategy, options, how, self.address, self.gpus)
+        return build_on_ray(index, paths, spec, how, self.address, self.gpus)
 
 
 #: per Ray worker process: its reading pool, by (timeout, memory cap), started once
@@ -148,7 +150,9 @@ def _cut_task(batch: dict[str, np.ndarray], timeout: float | None, memory_mb: in
     jobs = list(batch["job"])
     out = []
     for job, got in pool.run(jobs):
-        if not isinstance(got, CutFile):
+        if isinstance(got, ConfigError):  # the spec is wrong for every file (``cut_file``): sent
+            got = CutFile(Read(job.read.path), stop=got)  # back as itself, for the driver to stop with
+        elif not isinstance(got, CutFile):
             got = CutFile(failed(job.read, got), size=file_size(job.read.path))
         out.append(got)
     return {"file": out, "embed_cpu": [0.0] * len(out), "embed_busy": [0.0] * len(out)}
@@ -210,8 +214,8 @@ def failed_reason(path: str, reason: str) -> Failure:
     return Failure(path, reason if reason.startswith(path) else f"{path}: {reason}")
 
 
-def build_on_ray(index: Index, paths: Sequence[str | Path], strategy: str, options: dict[str, Any],
-                 how: BuildOptions, address: str | None = None, gpus: float = 0) -> BuildReport:
+def build_on_ray(index: Index, paths: Sequence[str | Path], spec: StrategySpec, how: BuildOptions,
+                 address: str | None = None, gpus: float = 0) -> BuildReport:
     """``build_index``'s work on Ray Data (the caller holds ``index``'s write lock): the same
     report, rows and resume. ``how.limits.workers``: reading tasks at once (default: the
     cluster's CPUs); embedding actors: one per CPU (per GPU with ``gpus``, GPUs per actor);
@@ -221,16 +225,15 @@ def build_on_ray(index: Index, paths: Sequence[str | Path], strategy: str, optio
     t_start = time.perf_counter()
     report, earlier = begin(index)
     known = index.known_hashes()
-    jobs = [CutJob(j, strategy, options) for j in read_jobs(paths, read_options, catalog, cache, known)]
-    cut_file(CutJob(None, strategy, options))  # wrong options fail here, once
+    jobs = [CutJob(j, spec) for j in read_jobs(paths, read_options, catalog, cache, known)]
     embedder = index.embedder
     index.settings.check_embedder(index.path, embedder.name)
     index.settings.embedder, index.settings.dim = embedder.name, int(embedder.dim)
     inner = getattr(embedder, "cache", None)
     cache_dir = str(inner.folder) if inner is not None and hasattr(inner, "folder") else None
-    spec = spec_of(embedder.name, index.settings.model)  # the engine of the index's vectors
+    runtime = spec_of(embedder.name, index.settings.model)  # the engine of the index's vectors
     try:
-        check_gpu_model(spec, gpus)
+        check_gpu_model(runtime, gpus)
     except ConfigError as exc:
         raise ConfigError(f"{index.path}: {exc}") from None
     device = "cuda" if gpus > 0 else "cpu"  # Ray shows each actor only its own GPU
@@ -259,7 +262,7 @@ def build_on_ray(index: Index, paths: Sequence[str | Path], strategy: str, optio
             ds = ds.map_batches(_EmbedActor, batch_size=FILES_PER_EMBED, num_gpus=gpus or None,
                                 num_cpus=1 if gpus <= 0 else 0.5,
                                 compute=ray.data.ActorPoolStrategy(size=actors),
-                                fn_constructor_kwargs={"spec": spec, "name": embedder.name, "cache": cache_dir,
+                                fn_constructor_kwargs={"spec": runtime, "name": embedder.name, "cache": cache_dir,
                                                        "device": device})
             pending: list[tuple[Cut, CutFile]] = []
 
@@ -274,6 +277,8 @@ def build_on_ray(index: Index, paths: Sequence[str | Path], strategy: str, optio
 
             for batch in ds.iter_batches(batch_size=None, batch_format="numpy"):
                 for got, cpu, busy in zip(batch["file"], batch["embed_cpu"], batch["embed_busy"]):
+                    if got.stop is not None:
+                        raise got.stop  # the spec is wrong for every file: the build stops
                     account_read(report, got)
                     path = got.read.path
                     if got.read.unchanged:

@@ -16,24 +16,24 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Sequence
 
-from ..errors import ConfigError
 from ..index import Index
 from ..index.disk import DiskFullError, is_disk_full
 from ..readers import expand
-from ..strategies import REGISTRY
+from ..strategies.spec import StrategySpec
 from .engine import Engine
 from .local import LocalEngine
 from .options import BuildOptions
 from .report import BuildReport
 
 
-def build_index(index: Index, paths: Sequence[str | Path], strategy: str, options: dict[str, Any],
+def build_index(index: Index, paths: Sequence[str | Path], spec: StrategySpec,
                 how: BuildOptions = BuildOptions(), *, engine: Engine = LocalEngine()) -> BuildReport:
     """Read, cut, embed and write every file named by ``paths`` into ``index``.
 
-    ``strategy``/``options``: how to cut (``seamcut.chunk``'s, the index's own); ``how``: how
+    ``spec``: how to cut (the strategy and its config, checked once where it was made; the
+    index's own); ``how``: how
     the files are read, the batches' size and the progress shown; ``engine``: where the stages
     run (``LocalEngine()``: this machine's processes, each build starting its reading workers;
     ``LocalEngine(pool)``: those of a ``series``; ``RayEngine``: Ray Data). Files that fail are
@@ -41,12 +41,10 @@ def build_index(index: Index, paths: Sequence[str | Path], strategy: str, option
     the index's write lock throughout (waiting for another build as ``index.wait`` says); a
     full disk raises ``DiskFullError``, with every batch before it kept.
     """
-    if strategy not in REGISTRY:
-        raise ConfigError(f"unknown strategy {strategy!r}; choose from {', '.join(REGISTRY)}")
     engine.check()  # before the index is locked: Ray missing is one line saying how to install it
     with index.writing():
         try:
-            report = engine.build(index, paths, strategy, options, how)
+            report = engine.build(index, paths, spec, how)
             if how.prune:
                 report.removed = index.remove(pruned(index, paths))
             return report

@@ -12,13 +12,14 @@ from typing import Any, Callable, Mapping, Protocol, Sequence
 import numpy as np
 
 from ..embed import LongInputError
+from ..errors import ConfigError
 from ..index import Index
 from ..index.disk import is_disk_full
 from ..index.batch import Cut
 from ..model import Chunk
 from ..runtime.progress import Throughput
 from ..strategies.held import held_reports
-from .corpus import Failure, Read, known_hash, read_file
+from .corpus import Failure, known_hash, read_file
 from .jobs import CutFile, CutJob
 from .report import STAGES, BuildReport, save_report, saved_report
 
@@ -35,12 +36,11 @@ def begin(index: Index) -> tuple[BuildReport, BuildReport | None]:
 
 
 def cut_file(job: CutJob) -> CutFile:
-    """Read one file and cut it (in a worker process). A job without a file cuts a probe text,
-    so a bad option fails once, up front (where the tokenizer is loaded anyway)."""
+    """Read one file and cut it with the job's spec (in a worker process). A ``ConfigError``
+    cutting raises (an option the spec's tokenizer refuses: a size over the model's input) is
+    the same for every file: it is raised, for the engine to stop the build with, not made the
+    file's failure."""
     from ..api import chunk
-    if job.read is None:
-        chunk("A probe.", strategy=job.strategy, **job.options)
-        return CutFile(Read(""))
     got = read_file(job.read)
     out = CutFile(got, size=file_size(job.read.path))
     doc = got.document
@@ -51,9 +51,11 @@ def cut_file(job: CutJob) -> CutFile:
     t0 = time.process_time()
     try:
         with held_reports() as held:
-            out.chunks = chunk(doc, strategy=job.strategy, **job.options)
+            out.chunks = chunk(doc, job.spec)
         out.held = held[0] if held else None
         out.cut_tokens = embedded_while_cutting(out.chunks)
+    except ConfigError:
+        raise
     except Exception as exc:  # one document's bug must not stop the batch
         got.document, got.failure = None, Failure(job.read.path, f"{job.read.path}: cutting failed: "
                                                                  f"{type(exc).__name__}: {exc}")
@@ -127,7 +129,7 @@ def embed_batch(index: Embedding, batch: list[CutFile],
         for i, tokens in bad.items():
             f = cuts[i][1]
             fail(f.read.path, f"a chunk of {tokens} tokens is over the embedding model's input limit "
-                              f"({exc.long[0].max_tokens}); cut with a smaller --size", f.size)
+                              f"({exc.long[0].max_input_tokens}); cut with a smaller --size", f.size)
         keep = [c for i, c in enumerate(cuts) if i not in bad]
         return embed_batch(index, [f for _, f in keep], fail) if keep else []
     return cuts

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 from ..model import Document, Element
+from ..errors import ConfigError
 
 #: a box on a page: (x0, top, x1, bottom) in points, ``top`` growing downwards
 Rect = tuple[float, float, float, float]
@@ -64,7 +65,7 @@ class DocumentBuilder:
         ``lines``: its visual lines, each a span of ``text`` as given (before stripping) and a box
         on ``page`` (points); ``bbox``: its box, where not the union of the lines'."""
         if kind not in KINDS:
-            raise ValueError(f"unknown element kind {kind!r}; one of {', '.join(KINDS)}")
+            raise ConfigError(f"unknown element kind {kind!r}; one of {', '.join(KINDS)}")
         stripped = text.strip()
         if not stripped:
             return None
@@ -103,7 +104,7 @@ class DocumentBuilder:
                 "row_spans": spans}
         if row_boxes is not None:
             if len(row_boxes) != len(rows):
-                raise ValueError(f"{len(row_boxes)} row boxes for a table of {len(rows)} rows")
+                raise ConfigError(f"{len(row_boxes)} row boxes for a table of {len(rows)} rows")
             _put_boxes(meta, [(a, b, *row_boxes[i]) for (a, b), i in zip(spans, keep)], start, end,
                        bbox)
         elif bbox is not None:

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Iterator, NamedTuple
 
 from ..runtime.processes import in_worker, start_context, usable_cpus, worker_init
 from ..runtime.progress import Steps
-from ..errors import InputError
+from ..errors import InputError, MissingError, require
 from ..model import Document
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -111,21 +111,19 @@ def _tesseract_codes(languages: list[str] | None) -> list[str] | None:
 
 
 def _check_tesseract(needed: list[str]) -> set[str]:
-    """The installed language data; raises RuntimeError where Tesseract or ``needed`` is missing."""
-    try:
-        import pytesseract
-    except ImportError:  # pragma: no cover - a dependency of the package
-        raise RuntimeError(f"pytesseract is not installed: {_SETUP_HINT}") from None
+    """The installed language data; raises ``MissingError`` where Tesseract or ``needed`` is missing."""
+    pytesseract = require("pytesseract", "OCR", f"pip install pytesseract, or {_SETUP_HINT}")
     try:
         pytesseract.get_tesseract_version()
         installed = set(pytesseract.get_languages(config=""))
     except pytesseract.TesseractNotFoundError:
-        raise RuntimeError(f"tesseract is not installed (no `tesseract` binary on PATH): "
-                           f"{_SETUP_HINT}") from None
+        raise MissingError("Tesseract (no `tesseract` program on PATH)", "OCR",
+                           f"apt-get install tesseract-ocr, or {_SETUP_HINT}") from None
     missing = [c for c in needed if c not in installed]
     if missing:
-        raise RuntimeError(f"tesseract language data {', '.join(missing)} not installed: "
-                           f"{_SETUP_HINT}")
+        packages = " ".join(f"tesseract-ocr-{c.lower().replace('_', '-')}" for c in missing)
+        raise MissingError(f"Tesseract's language data {', '.join(missing)}", "OCR",
+                           f"apt-get install {packages}, or {_SETUP_HINT}")
     return installed
 
 
@@ -386,7 +384,7 @@ def ocr_pages(images: list["Image.Image"], languages: list[str] | None = None,
     """OCR each page image; pages in parallel across processes (one per CPU).
 
     ``languages``: ISO (``en``/``hi``/``mr``) or Tesseract (``eng``/``hin``/``mar``) codes, or
-    None to detect them per page. Raises RuntimeError where Tesseract or its language data is
+    None to detect them per page. Raises ``MissingError`` where Tesseract or its language data is
     not installed.
     """
     codes = _tesseract_codes(languages)

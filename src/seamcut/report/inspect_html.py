@@ -41,7 +41,7 @@ def render(ins: Inspection, title: str = "seamcut inspect") -> str:
                      f"{ins.max_input} tokens; {ins.tokens_lost} tokens in all would never be "
                      "seen by a model that cuts at the limit.</p>")
         parts.append(table(["chunk", "tokens", "limit", "tokens lost"],
-                            [[x.index, x.tokens, x.max_tokens, x.lost] for x in ins.over_limit]))
+                            [[x.index, x.tokens, x.max_input_tokens, x.lost] for x in ins.over_limit]))
     parts.append("<h2>Coverage</h2>")
     cov = ins.coverage
     if cov is None:

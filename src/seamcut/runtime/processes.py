@@ -62,7 +62,7 @@ def in_worker() -> bool:
 
 
 def worker_init(memory_mb: int | None = None, temp: str | None = None, *_: Any) -> None:
-    """What every seamcut worker does first: one thread for numeric engines (they ran 5-10x
+    """What every seamcut worker does first: one thread for numeric libraries (they ran 5-10x
     slower with two per process here), the worker flag, given ``memory_mb`` a watchdog that ends
     the process (and its children) once they hold more than that many MiB resident beyond what
     they held when the task running began (``run_task``), and given

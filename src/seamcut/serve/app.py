@@ -34,6 +34,7 @@ from pydantic import (BaseModel, ConfigDict, Field, StrictBool, StrictFloat, Str
 from .. import __version__
 from ..index import Index
 from ..index.filters import MAX_IN, Filter, FilterError
+from ..errors import ConfigError
 
 log = logging.getLogger("seamcut.serve")
 
@@ -76,7 +77,7 @@ class SearchIn(BaseModel):
     @classmethod
     def _one_budget(cls, data: Any) -> Any:
         if isinstance(data, dict) and data.get("budget") is not None and data.get("max_tokens") is not None:
-            raise ValueError("give budget or max_tokens (its old name, deprecated), not both")
+            raise ConfigError("give budget or max_tokens (its old name, deprecated), not both")
         return data
 
     def tokens_sent(self) -> int | None:
@@ -93,7 +94,7 @@ class SearchIn(BaseModel):
     @classmethod
     def _not_blank(cls, v: str) -> str:
         if not v.strip():
-            raise ValueError("the query is blank")
+            raise ConfigError("the query is blank")
         return v
 
 

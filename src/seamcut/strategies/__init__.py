@@ -6,18 +6,20 @@ Each named strategy is a configuration of passes over spans:
 - ``size_limit``: the limits a chunk's text keeps, ``reserve`` units kept free where asked;
 - ``packer``: the one greedy packing loop; what differs (which neighbours join, the fit test, a
   unit too long alone, headings that only open a chunk) is passed in as a ``Packing``;
-- ``engine``: cut into pieces at the levels, ``merge`` pieces up to the limit (the loop with an
-  estimate to join, a real count to give back, a piece cut when too long alone), ``pack`` (merge,
-  then the ``overlap`` pass);
+- ``pieces``: the piece packer: cut into pieces at the levels, ``merge`` pieces up to the limit
+  (the loop with an estimate to join, a real count to give back, a piece cut when too long
+  alone), ``pack`` (merge, then the ``overlap`` pass);
 - ``units``: the structure pass (sections of units, each with its packing rule) and sibling
   merging; ``structure``: the unit packer (the same loop: a real count to join, headings open
   the chunk of what follows, a unit too long alone split by its rule);
 - ``semantic``: sentences grouped by meaning, then the shared split, pack and chunk factory;
 - ``parent_child``: children cut at parents' borders, grouped under their parents;
 - ``chunks``: the one chunk factory and id recipe;
-- ``windows``: a document over ``WINDOW_CHARS`` (1,000,000 code points) chunked a ``Window``
-  (``window``) at a time, cut at its strongest boundaries, so memory is bounded by the window;
-  ``seamcut.api.iter_chunks`` yields the chunks as each window is done.
+- ``long_documents``: a document over ``WINDOW_CHARS`` (1,000,000 code points) chunked a
+  ``Window`` at a time, cut at its strongest boundaries, so memory is bounded by the window;
+  ``seamcut.api.iter_chunks`` yields the chunks as each window is done. ``window_outline``: the
+  ``Window`` and ``outline_of``, the outline every strategy reads heading paths and languages
+  from (of the whole document, for a window).
 """
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ from ..model import Chunk, Document, stable_hash
 from ..outline import Outline
 from ..text.space import SPACE_CHARS
 from .size_limit import SizeLimit
-from .window import outline_of
+from .window_outline import outline_of
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ is at most about half the size, counted in the size
 the body's (``Draft``: the context is no part of ``[start, end)``).
 
 Two ways a strategy uses it. The structure strategies build a section's context (``of``) before
-they pack it and check every chunk for real with it (``fits``). The engine strategies (fixed,
+they pack it and check every chunk for real with it (``fits``). The piece-packing strategies (fixed,
 sentence, paragraph, recursive, semantic) keep the room of each chunk's context free while they
 cut (``reserve``: asked at the chunk's start), then give each span the context of where its
 first word stands (``drafts``). Both end in ``finish``: the page label of each span put in front, and a
@@ -24,7 +24,7 @@ from ..outline import Outline, heading_text
 from ..text import SPACE, is_blank
 from .chunks import Draft, first_word
 from .config import SizeConfig
-from .engine import RECURSIVE_LEVELS, split
+from .pieces import RECURSIVE_LEVELS, split
 from .size_limit import Reserve, SizeLimit
 
 #: where a document's metadata lists the fields its catalog gave it (``seamcut.readers.read``)
@@ -166,7 +166,7 @@ class Contexts:
         return head + (" ".join(words) + " …\n" if words else "")
 
     def reserve(self) -> tuple[Reserve, int]:
-        """What the engine strategies keep free while they cut: the room of each chunk's context
+        """What the piece-packing strategies keep free while they cut: the room of each chunk's context
         (``reserve_at``; a number where every chunk's is the same, 0 without a context), and
         the overlap beside the longest context of the document (``overlap``)."""
         if not self.parts:
@@ -199,7 +199,7 @@ class Contexts:
         return [s for x, y in spans for s in self.cut_to_fit(x, y, context)]
 
     def drafts(self, spans: Sequence[tuple[int, int]]) -> list[Draft]:
-        """An engine strategy's spans as drafts, each under the context of where its first word
+        """A piece-packing strategy's spans as drafts, each under the context of where its first word
         stands, finished."""
         if not self.parts:
             return [Draft(a, b) for a, b in spans]

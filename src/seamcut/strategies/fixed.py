@@ -7,8 +7,8 @@ from .size_limit import SizeLimit, room
 from .chunks import as_document, make_chunks
 from .config import SizeConfig
 from .context import Contexts
-from .engine import merge, no_barrier, unit_pieces
-from .window import outline_of
+from .pieces import merge, no_barrier, unit_pieces
+from .window_outline import outline_of
 
 
 def fixed(document: Document | str, config: SizeConfig = SizeConfig()) -> list[Chunk]:

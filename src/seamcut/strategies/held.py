@@ -55,8 +55,8 @@ class Held:
             got = f"~{round(statistics.median(fit))} {cfg.unit}, median; {min(fit)} to {max(fit)}"
         else:
             got = f"~{fit[0]} {cfg.unit}"
-        return (f"{where}size {cfg.size} {cfg.unit} is over {name}'s {sizer.max_input}-token input "
-                f"for {len(fit)} of {self.total} chunk(s): they were cut at {sizer.max_input} tokens "
+        return (f"{where}size {cfg.size} {cfg.unit} is over {name}'s {sizer.max_input_tokens}-token input "
+                f"for {len(fit)} of {self.total} chunk(s): they were cut at {sizer.max_input_tokens} tokens "
                 f"({got}), not at {cfg.size} {cfg.unit}")
 
 

@@ -1,6 +1,6 @@
 """Break levels: where a text may be cut, biggest break first.
 
-A strategy built on the packing engine only says where its boundaries are: an ordered tuple of
+A strategy built on the piece packer (``pieces.py``) only says where its boundaries are: an ordered tuple of
 ``Level``s. ``RECURSIVE_LEVELS`` is the recursive hierarchy; the sentence strategy starts at
 ``SENTENCE``.
 """

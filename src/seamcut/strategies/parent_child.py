@@ -21,7 +21,7 @@ from .chunks import Draft, as_document, first_word, make_chunks
 from .config import ParentChildConfig, SizeConfig, as_config
 from .context import Contexts
 from .structure import structure_chunks, structure_drafts
-from .window import outline_of
+from .window_outline import outline_of
 
 
 def parent_child(document: Document | str, config: SizeConfig = ParentChildConfig()) -> list[Chunk]:

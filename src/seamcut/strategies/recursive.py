@@ -1,4 +1,4 @@
-"""Recursive, paragraph and sentence chunking: one engine, three break hierarchies.
+"""Recursive, paragraph and sentence chunking: one piece packer, three break hierarchies.
 
 Each is a ``Plan`` over the same passes: cut into pieces at the plan's levels, pack the pieces up
 to the limit (the overlap's room and the context's kept free), add the overlap, put each chunk's
@@ -10,17 +10,17 @@ from dataclasses import dataclass
 
 from ..model import Chunk, Document
 from .size_limit import SizeLimit, plus
-from .window import outline_of
+from .window_outline import outline_of
 from .chunks import as_document, make_chunks
 from .config import ParagraphConfig, RecursiveConfig, SentenceConfig, SizeConfig
 from .context import Contexts
-from .engine import (LINE, PARAGRAPH, RECURSIVE_LEVELS, SENTENCE_LEVELS, Barrier, Level,
+from .pieces import (LINE, PARAGRAPH, RECURSIVE_LEVELS, SENTENCE_LEVELS, Barrier, Level,
                      keep_split_units_apart, no_barrier, pack, pieces_of, within_top)
 
 
 @dataclass(frozen=True)
 class Plan:
-    """A text strategy as a configuration of the engine: its break levels, biggest first, and
+    """A text strategy as a configuration of the piece packer: its break levels, biggest first, and
     which neighbouring pieces may not share a chunk."""
 
     levels: tuple[Level, ...]

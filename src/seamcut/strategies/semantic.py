@@ -22,8 +22,9 @@ from .config import SemanticConfig, SizeConfig, as_config
 from .size_limit import Reserve, SizeLimit, plus
 from .chunks import as_document, make_chunks
 from .context import Contexts
-from .window import outline_of
-from .engine import SENTENCE, SENTENCE_LEVELS, Piece, pack, split, within_top
+from .window_outline import outline_of
+from .pieces import SENTENCE, SENTENCE_LEVELS, Piece, pack, split, within_top
+from ..errors import ConfigError
 
 log = logging.getLogger("seamcut.semantic")
 
@@ -49,7 +50,7 @@ def breakpoints(distances: np.ndarray, mode: str, amount: float | None = None) -
         values = np.gradient(distances) if len(distances) > 1 else distances
         limit = np.percentile(values, amount)
     else:
-        raise ValueError(f"unknown threshold mode {mode!r}")
+        raise ConfigError(f"unknown threshold mode {mode!r}")
     return np.flatnonzero(values > limit)
 
 

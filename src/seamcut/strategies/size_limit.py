@@ -46,11 +46,11 @@ class SizeLimit:
             self.token_sizer = load_sizer(cfg.tokenizer)
             self.token_measure = require_offsets(self.token_sizer).measure(text)
             self.counted = {}  # real token counts, by (start, end, context)
-        max_input = self.token_sizer.max_input if embedded else None
+        max_input_tokens = self.token_sizer.max_input_tokens if embedded else None
         if cfg.unit == "tokens":
-            if max_input is not None and cfg.size > max_input:
+            if max_input_tokens is not None and cfg.size > max_input_tokens:
                 raise ConfigError(f"size {cfg.size} tokens is over the model's maximum input of "
-                                  f"{max_input} tokens ({self.token_sizer.name})")
+                                  f"{max_input_tokens} tokens ({self.token_sizer.name})")
             self.unit_sizer, self.unit_measure = self.token_sizer, self.token_measure
             self.limits: list[tuple[Sizer, Measure, int]] = [
                 (self.token_sizer, self.token_measure, cfg.size)]
@@ -61,8 +61,8 @@ class SizeLimit:
                 self.unit_sizer = unit_sizer(cfg.unit)
                 self.unit_measure = self.unit_sizer.measure(text)
             self.limits = [(self.unit_sizer, self.unit_measure, cfg.size)]
-            if max_input is not None:
-                self.limits.append((self.token_sizer, self.token_measure, max_input))
+            if max_input_tokens is not None:
+                self.limits.append((self.token_sizer, self.token_measure, max_input_tokens))
         room = cfg.size - self.unit_measure.overhead
         if room <= cfg.overlap:
             raise ConfigError(f"size {cfg.size} {cfg.unit} leaves {room} beside the "
@@ -75,8 +75,8 @@ class SizeLimit:
         estimate); None where the size is what a chunk from ``a`` reaches first (or the text's end)."""
         if len(self.limits) < 2:
             return None
-        (_, units, size), (_, tokens, max_input) = self.limits[0], self.limits[1]
-        by_model = tokens.max_end(a, max_input)
+        (_, units, size), (_, tokens, max_input_tokens) = self.limits[0], self.limits[1]
+        by_model = tokens.max_end(a, max_input_tokens)
         if by_model >= units.max_end(a, size):
             return None
         return units.count(a, by_model)

@@ -20,9 +20,9 @@ from ..text import is_blank
 from .size_limit import SizeLimit
 from .chunks import Draft, as_document, make_chunks
 from .context import Contexts
-from .window import outline_of
+from .window_outline import outline_of
 from .config import SizeConfig, StructureConfig, as_config
-from .engine import RECURSIVE_LEVELS, Piece, no_barrier, pack, split
+from .pieces import RECURSIVE_LEVELS, Piece, no_barrier, pack, split
 from .packer import greedy
 from .units import ATTACH, ITEMS, ROWS, Section, Unit, merge_siblings, sections
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from ..errors import ConfigError
+
 Range = tuple[int, int]
 """A half-open character range ``[start, end)``."""
 
@@ -23,8 +25,8 @@ class Span:
 
     def __post_init__(self) -> None:
         if not 0 <= self.start <= self.end:
-            raise ValueError(f"span of {self.source!r} needs 0 <= start <= end, "
-                             f"got [{self.start}, {self.end})")
+            raise ConfigError(f"span of {self.source!r} needs 0 <= start <= end, "
+                              f"got [{self.start}, {self.end})")
 
     def __len__(self) -> int:
         """Length in characters."""

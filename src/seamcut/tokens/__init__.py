@@ -1,7 +1,8 @@
 """Sizers: count text in the unit a chunk size is given in (model tokens, words or characters).
 
 - ``sizer``: the protocol every sizer keeps (``name``, ``unit``, ``count``, ``count_many``,
-  ``max_input`` in tokens, ``overhead``: the units the model adds to any text).
+  ``max_input_tokens``: the model's maximum input, ``overhead``: the units the model adds to any
+  text).
 - ``measure``: offsets as a separate capability. A ``Measurable`` sizer ``measure``s a document
   once (where each unit ends), so the size of any span is two binary searches; a count-only
   sizer is not Measurable, and ``require_offsets`` says so with a ``ValueError``.

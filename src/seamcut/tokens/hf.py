@@ -10,6 +10,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..errors import ConfigError
+from ..renamed import renamed_keyword
 from .measure import Measure
 from .pieces import piece_ends, split_pieces
 from .sizer import Sizer
@@ -88,10 +89,12 @@ class HFTokenizerSizer(Sizer):
     ``notes``. ``prefix`` is text the model puts before every passage (counted as overhead).
     """
 
-    def __init__(self, tokenizer: Any, name: str = "", max_input: int | None = None,
-                 prefix: str = "") -> None:
+    def __init__(self, tokenizer: Any, name: str = "", max_input_tokens: int | None = None,
+                 prefix: str = "", **old: Any) -> None:
         from tokenizers import Tokenizer
 
+        max_input_tokens = renamed_keyword(old, "max_input", "max_input_tokens", max_input_tokens,
+                                           "HFTokenizerSizer")
         if isinstance(tokenizer, (str, Path)):
             path = Path(tokenizer)
             if path.is_dir():
@@ -103,7 +106,7 @@ class HFTokenizerSizer(Sizer):
             except Exception as exc:  # tokenizers raises a bare Exception for a file it cannot parse
                 raise ConfigError(f"{path}: not a tokenizer.json that tokenizers can load ({exc})") from None
             name = name or f"hf:{path.resolve()}"
-            max_input = max_input or _max_input_near(path)
+            max_input_tokens = max_input_tokens or _max_input_tokens_near(path)
         else:
             tok = tokenizer
             name = name or f"hf:{stable_tokenizer_hash(tok)}"
@@ -125,7 +128,7 @@ class HFTokenizerSizer(Sizer):
         self.tokenizer = tok
         self.name = name
         self._identity = f"hf:{stable_tokenizer_hash(tok)}"
-        self.max_input = max_input
+        self.max_input_tokens = max_input_tokens
         self.prefix = prefix
         self.notes = tuple(notes)
         pre = _pretokenizer_names(tok.pre_tokenizer)
@@ -165,7 +168,7 @@ def stable_tokenizer_hash(tok: Any) -> str:
     return stable_hash(tok.to_str())
 
 
-def _max_input_near(path: Path) -> int | None:
+def _max_input_tokens_near(path: Path) -> int | None:
     """The model's maximum input from the files beside a tokenizer.json, where they say."""
     d = path.parent
     for fname, key in (("sentence_bert_config.json", "max_seq_length"),
@@ -186,9 +189,12 @@ class TransformersCountSizer(Sizer):
     """Counts with a ``transformers`` tokenizer (a sentence-transformers model's, where its folder
     has no ``tokenizer.json``). It counts whole texts only: it is not ``Measurable``."""
 
-    def __init__(self, tokenizer: Any, prefix: str = "", max_input: int | None = None,
-                 name: str = "st-tokenizer") -> None:
-        self.tokenizer, self.prefix, self.max_input, self.name = tokenizer, prefix, max_input, name
+    def __init__(self, tokenizer: Any, prefix: str = "", max_input_tokens: int | None = None,
+                 name: str = "st-tokenizer", **old: Any) -> None:
+        max_input_tokens = renamed_keyword(old, "max_input", "max_input_tokens", max_input_tokens,
+                                           "TransformersCountSizer")
+        self.tokenizer, self.prefix, self.name = tokenizer, prefix, name
+        self.max_input_tokens = max_input_tokens
         self.overhead = self.count("")  # special tokens and the prefix, added to any text
 
     def count(self, text: str) -> int:

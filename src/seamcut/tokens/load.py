@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..errors import ConfigError
+from ..errors import ConfigError, ConfigTypeError
 from .e5 import E5Sizer
 from .hf import HFTokenizerSizer
 from .sizer import UNITS, Sizer
@@ -48,8 +48,8 @@ def load_sizer(spec: Any = None) -> Sizer:
     elif isinstance(spec, (str, Path)) or type(spec).__name__ == "Tokenizer":
         sizer = HFTokenizerSizer(spec)
     else:
-        raise TypeError(f"cannot make a tokenizer from {type(spec).__name__}: give None, 'default', "
-                        "a tokenizer.json path, a tokenizers.Tokenizer or 'tiktoken:NAME'")
+        raise ConfigTypeError(f"cannot make a tokenizer from {type(spec).__name__}: give None, 'default', "
+                              "a tokenizer.json path, a tokenizers.Tokenizer or 'tiktoken:NAME'")
     _LOADED[key] = sizer
     if isinstance(key, int):  # keyed by id: keep the object alive so the id is not reused
         _LOADED[("obj", key)] = spec  # type: ignore[assignment]

@@ -8,7 +8,9 @@ document without re-tokenizing) is ``Measurable`` as well (``tokens.measure``).
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Literal, Sequence
+from typing import Any, Literal, Sequence
+
+from ..renamed import renamed_attribute, warn_renamed
 
 Unit = Literal["tokens", "words", "chars"]
 UNITS: tuple[str, ...] = ("tokens", "words", "chars")
@@ -21,12 +23,23 @@ class Sizer(ABC):
     name: str = ""
     unit: Unit = "tokens"
     #: the model's maximum input in tokens, special tokens included (None: unknown / no model)
-    max_input: int | None = None
+    max_input_tokens: int | None = None
+    #: ``max_input_tokens``' old name, deprecated
+    max_input = renamed_attribute("max_input", "max_input_tokens")
     #: things the loader changed or noticed that a user should know (e.g. truncation switched off)
     notes: tuple[str, ...] = ()
     #: units the model adds to any non-empty text on its own: special tokens and a prefix such as
     #: ``passage: `` (0 for characters and words)
     overhead: int = 0
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """A sizer class that still sets ``max_input`` (the old name) sets ``max_input_tokens``."""
+        super().__init_subclass__(**kwargs)
+        old = cls.__dict__.get("max_input")
+        if old is not None and not isinstance(old, property):
+            warn_renamed(f"{cls.__name__}.max_input", "max_input_tokens")
+            cls.max_input_tokens = old
+            del cls.max_input
 
     @abstractmethod
     def count(self, text: str) -> int:

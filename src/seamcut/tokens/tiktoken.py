@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..errors import ConfigError
+from ..errors import ConfigError, require
 from .measure import Measure
 from .pieces import encoded_pieces, piece_ends, segment_starts
 from .sizer import Sizer
@@ -17,8 +17,7 @@ class TiktokenSizer(Sizer):
     """
 
     def __init__(self, encoding: str = "cl100k_base") -> None:
-        import tiktoken
-
+        tiktoken = require("tiktoken", f"tokenizer 'tiktoken:{encoding}'", "pip install 'seamcut[tiktoken]'")
         names = tiktoken.list_encoding_names()
         chosen = encoding
         if f"{encoding}_offline" in names:

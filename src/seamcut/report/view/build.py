@@ -63,19 +63,18 @@ def cut_all(documents: Sequence[Document], strategies: Sequence[StrategySpec],
     document (None: they are warned as usual). ``embedder``: the sentence vectors of semantic
     (the index's own model, cached; None: the default model)."""
     from ...api import chunk
+    from ...evaluate.indexes import needs_embedder
     from ...strategies.held import held_reports
     out: dict[str, list[Chunk]] = {}
     for s in strategies:
-        options = dict(s.options)
-        if s.name == "semantic" and embedder is not None:
-            options.setdefault("embedder", embedder)
+        spec = s.with_options({"embedder": embedder}) if needs_embedder(s) and embedder is not None else s
         got: list[Chunk] = []
         for doc in documents:
             if notes is None:
-                got += chunk(doc, strategy=s.name, **options)
+                got += chunk(doc, spec)
                 continue
             with held_reports() as held:
-                got += chunk(doc, strategy=s.name, **options)
+                got += chunk(doc, spec)
             notes.extend(f"{s.label}: {n}" for n in held)
         out[s.label] = got
     return out

@@ -136,7 +136,7 @@ def findings(ins: Inspection, chunks: Sequence[Chunk]) -> list[dict[str, Any]]:
         c = chunks[x.index]
         out.append({"kind": "over-limit", "chunks": [c.id], "start": c.start, "end": c.end,
                     "text": f"{x.tokens} tokens: {x.lost} over the model's maximum input of "
-                            f"{x.max_tokens}, never embedded"})
+                            f"{x.max_input_tokens}, never embedded"})
     if ins.coverage is not None:
         for u in ins.coverage.uncovered:
             out.append({"kind": "uncovered", "chunks": [], "start": u.start, "end": u.end,

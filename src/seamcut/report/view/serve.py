@@ -22,7 +22,7 @@ from typing import Any, Mapping
 from urllib.parse import parse_qs, urlsplit
 
 from ...errors import ConfigError
-from ...index import MODES, Index
+from ...index import MODES, Index, WhereError
 from ...strategies.spec import slug
 from ..html import esc
 from .questions import chunk_href, copy_static
@@ -58,10 +58,8 @@ def search_json(indexes: Mapping[str, Index], params: Mapping[str, str],
     with lock or threading.Lock():
         try:
             hits = indexes[label].search(q, k, mode=mode, where=where)  # type: ignore[arg-type]
-        except Exception as exc:  # a bad where comes from LanceDB's SQL parser, as in `seamcut search`
-            if where and type(exc).__name__ in ("ValueError", "RuntimeError", "LanceError", "ArrowInvalid"):
-                raise QueryError(f"where {where!r}: {str(exc).splitlines()[0]}") from None
-            raise
+        except WhereError as exc:  # SQL the index's tables refuse, as in `seamcut search`
+            raise QueryError(str(exc)) from None
     return {"strategy": label, "mode": mode, "k": k, "where": where, "results": [
         {"rank": h.rank, "score": h.score, "similarity": h.similarity, "doc_id": h.chunk.doc_id,
          "chunk_id": h.chunk.id, "start": h.chunk.start, "end": h.chunk.end, "source": h.chunk.source,

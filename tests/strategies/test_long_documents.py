@@ -1,4 +1,4 @@
-"""A long document chunked a window at a time (``seamcut.strategies.windows``): every invariant
+"""A long document chunked a window at a time (``seamcut.strategies.long_documents``): every invariant
 of DESIGN.md holds with windows (a tiny ``window_chars`` here, so random text has many), no chunk
 crosses a border, and where the borders fall where a strategy cuts anyway the windowed chunks are
 the whole run's, ids included."""
@@ -18,7 +18,7 @@ from seamcut.outline import Outline
 from seamcut.readers.markdown import markdown_elements
 from seamcut.strategies import REGISTRY
 from seamcut.strategies.chunks import chunk_id, first_word
-from seamcut.strategies.windows import WINDOW_CHARS, borders, windows
+from seamcut.strategies.long_documents import WINDOW_CHARS, borders, windows
 from seamcut.text import is_blank
 from seamcut.tokens import load_sizer, unit_sizer
 
@@ -60,8 +60,8 @@ def check_windowed(doc: Document, strategy: str, window: int, size: int, overlap
         if strategy != "parent-child" or c.metadata["role"] == "child":  # parents: their own
             assert c.metadata["config"] == fingerprint
             assert limit_sizer.count(c.text) <= size
-            if token_sizer.max_input:
-                assert c.tokens <= token_sizer.max_input
+            if token_sizer.max_input_tokens:
+                assert c.tokens <= token_sizer.max_input_tokens
     again = list(iter_chunks(doc, strategy, size=size, overlap=overlap, unit=unit,
                              tokenizer=tokenizer, window_chars=window, **options))
     key = [(c.id, c.start, c.end, c.text, c.parent_id) for c in got]

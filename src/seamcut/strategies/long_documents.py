@@ -29,7 +29,7 @@ from ..outline import Outline
 from .chunks import chunk_id
 from .levels import RECURSIVE_LEVELS, space_start
 from .units import HEADING_KINDS
-from .window import Window
+from .window_outline import Window
 
 #: a document longer than this many code points (characters) is chunked in windows of at most
 #: this many: a window's text (1 to 4 bytes a code point) and its token measure (e5: about 40 MB

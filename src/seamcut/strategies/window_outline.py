@@ -1,6 +1,7 @@
-"""A window of a larger document: what a strategy chunks when a long document is chunked a window
-at a time (``windows.py``). Its heading paths and languages come from the whole document's
-outline, so they are what the same spans have in a whole run."""
+"""A window of a larger document (``Window``) and the outline a strategy reads its chunks' heading
+paths and languages from (``outline_of``). A window is what a strategy chunks when a long document
+is chunked a window at a time (``long_documents.py``); its heading paths and languages come from
+the whole document's outline, so they are what the same spans have in a whole run."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field

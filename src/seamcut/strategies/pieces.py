@@ -1,7 +1,7 @@
-"""The one packing engine behind the text strategies.
+"""The piece packer behind the text strategies: a text cut into pieces at its levels, packed.
 
 A strategy only says where its boundaries are: an ordered tuple of ``Level``s (``levels.py``),
-biggest break first. The engine cuts a document at the first level, cuts any piece that is still
+biggest break first. The packer cuts a document at the first level, cuts any piece that is still
 over the limit at the next level, and so on down to single units; then joins small neighbours back
 up to the limit (``merge``: the one greedy loop of ``packer.py``), keeping ``reserve`` units free
 for what is added afterwards (overlap, a context). Sizes are estimated from one measure of the

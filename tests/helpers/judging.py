@@ -1,0 +1,19 @@
+"""``seamcut.evaluate.compare`` as the evaluation tests call it: strategy words parsed once
+here, the embedder, workdir, k and progress put in their option objects (``Indexing``,
+``Judging``), as ``seamcut.compare`` does for its keywords."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Sequence
+
+from seamcut.evaluate import CompareResult, Question, compare
+from seamcut.evaluate.options import Indexing, Judging
+from seamcut.pipeline.options import BuildOptions
+from seamcut.strategies.spec import parse_spec
+
+
+def compared(documents: Sequence[Any], questions: Sequence[Question], strategies: Sequence[str], embedder: Any,
+             workdir: str | Path, k: int = 4) -> CompareResult:
+    """``strategies`` (spec words) compared on ``documents`` at ``k``, quietly (no progress)."""
+    return compare(documents, questions, [parse_spec(s) for s in strategies],
+                   Indexing(embedder, workdir, build=BuildOptions(progress=False)), Judging(k=k))
