@@ -81,3 +81,17 @@ def test_the_model_runtime_keeps_its_old_names_for_a_release() -> None:
         assert embedder.engine is runtime
     with pytest.raises(AttributeError):
         seamcut.embed.NO_SUCH_NAME  # noqa: B018
+
+
+def test_an_inspection_and_an_explanation_say_max_input_tokens_and_keep_the_old_name(minilm_path):
+    import seamcut
+    from seamcut.diagnose.explain import explain
+
+    chunks = seamcut.chunk("Cotton. " * 200, strategy="fixed", size=64)
+    ins = seamcut.inspect(chunks, model=str(minilm_path))
+    assert ins.to_json()["max_input_tokens"] == ins.max_input_tokens == 256
+    with OLD:
+        assert ins.max_input == 256
+    explained = explain("langchain:RecursiveCharacterTextSplitter", {"chunk_size": 300}, model=str(minilm_path))
+    with OLD:
+        assert explained.max_input == explained.max_input_tokens

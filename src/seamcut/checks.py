@@ -72,7 +72,7 @@ def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Cor
     documents goes on, unusable (``wrong_source`` in the result's ``questions_check``), as every
     question the check finds unusable does.
     """
-    from .evaluate import compare as judge
+    from .evaluate import compare as compare_strategies
     from .evaluate.options import Judging
     from .pipeline.corpus import Corpus
     from .strategies import REGISTRY
@@ -95,7 +95,7 @@ def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Cor
     built = _indexing(indexing, keywords)
     checked = _checked(asked, items if in_memory else None, items, built.build)
     built.engine.check()  # before any work: Ray missing is one line saying how to install it
-    result = judge(items, asked, specs, built, how,
+    result = compare_strategies(items, asked, specs, built, how,
                    documents.hashes if isinstance(documents, Corpus) else None)
     if isinstance(documents, Corpus):
         result.failures = [str(f) for f in documents.failures] + result.failures

@@ -141,12 +141,12 @@ def test_300_minilm_tokens_are_truncated_by_minilm_but_not_by_the_default_model(
     chunks = minilm_windows()
     folder = minilm_tokenizer_path().parent
     ins = inspect_chunks(chunks, model=folder)
-    assert ins.max_input == 256
+    assert ins.max_input_tokens == 256
     assert [(x.index, x.tokens, x.lost) for x in ins.over_limit] == [(i, 300, 44) for i in range(6)]
     assert ins.tokens_lost == 6 * 44
     assert ins.sizes["tokens"].max == 300
     default = inspect_chunks(chunks)
-    assert default.max_input == 512
+    assert default.max_input_tokens == 512
     assert default.over_limit == () and default.tokens_lost == 0
     assert default.sizes["tokens"].max < 512
 

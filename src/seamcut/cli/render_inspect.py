@@ -60,16 +60,16 @@ def print_inspection(ins: "Inspection") -> None:
             out.print(f"  [yellow]{len(short)} more share less than half the configured overlap[/]")
     else:
         out.print("overlap: no neighbour pairs")
-    if ins.max_input is None:
+    if ins.max_input_tokens is None:
         out.print("truncation: the model's maximum input is unknown; not checked")
     elif ins.over_limit:
         worst = max(ins.over_limit, key=lambda x: x.tokens)
         out.print(f"[red]truncation: {len(ins.over_limit)} of {ins.chunks} chunks exceed the "
-                  f"model's maximum input of {ins.max_input} tokens; {ins.tokens_lost} tokens "
+                  f"model's maximum input of {ins.max_input_tokens} tokens; {ins.tokens_lost} tokens "
                   f"would never be embedded[/] (largest: chunk {worst.index}, {worst.tokens} "
                   f"tokens, {worst.lost} lost)")
     else:
-        out.print(f"truncation: none (every chunk within {ins.max_input} tokens)")
+        out.print(f"truncation: none (every chunk within {ins.max_input_tokens} tokens)")
     cov = ins.coverage
     if cov is None:
         out.print("coverage: not checked (give the source documents with --source)")

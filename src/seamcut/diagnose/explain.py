@@ -15,6 +15,7 @@ from typing import Any, Mapping, Sequence
 
 from ..errors import ConfigError
 from ..model import Document
+from ..renamed import renamed_attribute
 from ..tokens import Sizer, load_sizer
 
 
@@ -160,7 +161,7 @@ class Explanation:
     default_overlap: int | None
     note: str
     model: str
-    max_input: int | None
+    max_input_tokens: int | None
     documents: int = 0
     model_tokens_per_unit: float | None = None
     per_unit_range: tuple[float, float] | None = None
@@ -168,6 +169,9 @@ class Explanation:
     size_range: tuple[int, int] | None = None
     overlap_in_model_tokens: int | None = None
     why: str = ""
+
+    #: deprecated: ``max_input_tokens``'s old name (the model's input limit)
+    max_input = renamed_attribute("max_input", "max_input_tokens")
 
     def lines(self) -> list[str]:
         """A plain-text rendering, one statement a line."""
@@ -194,10 +198,10 @@ class Explanation:
             if self.overlap is not None and self.overlap_in_model_tokens is not None:
                 out.append(f"{self.overlap_param}={self.overlap} is about "
                            f"{self.overlap_in_model_tokens} model tokens.")
-            if self.max_input:
-                verdict = ("over" if hi > self.max_input else
-                           "within" if lo <= self.max_input else "near")
-                out.append(f"the model's maximum input is {self.max_input} tokens: that size is "
+            if self.max_input_tokens:
+                verdict = ("over" if hi > self.max_input_tokens else
+                           "within" if lo <= self.max_input_tokens else "near")
+                out.append(f"the model's maximum input is {self.max_input_tokens} tokens: that size is "
                            f"{verdict} it" + (" — the rest of a chunk would be cut off before "
                                               "embedding (silently, in sentence-transformers)."
                                               if verdict == "over" else "."))

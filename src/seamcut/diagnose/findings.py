@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..embed import LongInput
+from ..renamed import renamed_attribute
 from ..text.ranges import Span
 
 
@@ -89,7 +90,7 @@ class Inspection:
 
     chunks: int
     model: str
-    max_input: int | None
+    max_input_tokens: int | None
     sizes: dict[str, SizeStats]
     chunk_sizes: tuple[tuple[int, int, int], ...]  # (chars, words, tokens) per chunk
     pairs: tuple[Pair, ...]
@@ -105,6 +106,9 @@ class Inspection:
     overlap_asked: bool | None = None
     overlap_from: str | None = None
     strategy: str | None = None
+
+    #: deprecated: ``max_input_tokens``'s old name (the model's input limit)
+    max_input = renamed_attribute("max_input", "max_input_tokens")
 
     @property
     def missing_overlap_pairs(self) -> tuple[int, ...]:
@@ -150,7 +154,7 @@ class Inspection:
         return {
             "chunks": self.chunks,
             "model": self.model,
-            "max_input": self.max_input,
+            "max_input_tokens": self.max_input_tokens,
             "sizes": {u: asdict(s) for u, s in self.sizes.items()},
             "chunk_sizes": [{"index": i, "chars": c, "words": w, "tokens": t}
                             for i, (c, w, t) in enumerate(self.chunk_sizes)],

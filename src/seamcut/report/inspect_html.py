@@ -31,14 +31,14 @@ def render(ins: Inspection, title: str = "seamcut inspect") -> str:
                           p.overlap_tokens, p.overlap_units, p.gap_chars, p.method]
                          for p in ins.pairs], bad=lambda row: row[0] in missing))
     parts.append("<h2>Truncation</h2>")
-    if ins.max_input is None:
+    if ins.max_input_tokens is None:
         parts.append('<p class="note">The model\'s maximum input is unknown.</p>')
     elif not ins.over_limit:
-        parts.append(f'<p class="ok">No chunk is over the maximum input of {ins.max_input} '
+        parts.append(f'<p class="ok">No chunk is over the maximum input of {ins.max_input_tokens} '
                      "tokens.</p>")
     else:
         parts.append(f'<p class="bad">{len(ins.over_limit)} chunk(s) over the maximum input of '
-                     f"{ins.max_input} tokens; {ins.tokens_lost} tokens in all would never be "
+                     f"{ins.max_input_tokens} tokens; {ins.tokens_lost} tokens in all would never be "
                      "seen by a model that cuts at the limit.</p>")
         parts.append(table(["chunk", "tokens", "limit", "tokens lost"],
                             [[x.index, x.tokens, x.max_input_tokens, x.lost] for x in ins.over_limit]))
@@ -83,7 +83,7 @@ def _overlap_line(ins: Inspection) -> str:
 
 
 def _summary(ins: Inspection) -> str:
-    lim = f"maximum input {ins.max_input} tokens" if ins.max_input else "maximum input unknown"
+    lim = f"maximum input {ins.max_input_tokens} tokens" if ins.max_input_tokens else "maximum input unknown"
     rows = [["chunks", ins.chunks], ["model", f"{ins.model} ({lim})"],
             ["neighbour pairs", len(ins.pairs)], ["pairs sharing nothing", len(ins.zero_overlap_pairs)],
             ["of them where overlap was asked for", len(ins.missing_overlap_pairs)],
@@ -103,16 +103,16 @@ def _plots(ins: Inspection) -> list[tuple[str, str]] | None:
     fig, axes = plt.subplots(1, 2, figsize=(11, 3.4))
     ax = axes[0]
     if tokens:
-        top = max(tokens + [ins.max_input or 0, ins.sizes["tokens"].limit or 0]) * 1.05
+        top = max(tokens + [ins.max_input_tokens or 0, ins.sizes["tokens"].limit or 0]) * 1.05
         ax.hist(tokens, bins=[top * k / 40 for k in range(41)], color="#4c72b0")
-    if ins.max_input:
-        ax.axvline(ins.max_input, color="#b00020", ls="--", label=f"max input {ins.max_input}")
+    if ins.max_input_tokens:
+        ax.axvline(ins.max_input_tokens, color="#b00020", ls="--", label=f"max input {ins.max_input_tokens}")
     stated = ins.sizes["tokens"].limit
     if stated:
         ax.axvline(stated, color="#555", ls=":", label=f"stated size {stated}")
     ax.set_xlabel("tokens per chunk (model's, special tokens included)")
     ax.set_ylabel("chunks")
-    if ins.max_input or stated:
+    if ins.max_input_tokens or stated:
         ax.legend(fontsize=8)
     ax = axes[1]
     ov = [p.overlap_units if p.overlap_units is not None else p.overlap_chars for p in ins.pairs]

@@ -95,7 +95,7 @@ def strategy_data(doc: Document, chunking: Chunking) -> dict[str, Any]:
                      index[parent] if parent is not None else -1, role,
                      [list(x) for x in c.metadata.get("boxes") or ()], sorted(set(flags.get(c.id, ()))), b])
     return {"slug": chunking.slug, "label": chunking.label, "overlap_asked": chunking.overlap_asked,
-            "max_input": ins.max_input, "model": ins.model, "chunks": rows,
+            "max_input_tokens": ins.max_input_tokens, "model": ins.model, "chunks": rows,
             "sections": sections(rows, len(doc.text)), "findings": found,
             "leaves": len(searched)}
 

@@ -232,7 +232,7 @@
     var leaves = S.leaves, parents = S.chunks.length - leaves;
     document.getElementById("summary").textContent = leaves + " chunks" +
       (parents ? " under " + parents + " parents" : "") + " · sizes in " + S.model + " tokens" +
-      (S.max_input ? " (max input " + S.max_input + ")" : "") +
+      (S.max_input_tokens ? " (max input " + S.max_input_tokens + ")" : "") +
       (S.overlap_asked ? " · overlap asked for" : " · no overlap asked for");
     setupText();
     redrawBoxes();
