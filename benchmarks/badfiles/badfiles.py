@@ -32,7 +32,7 @@ sys.path[:0] = [str(ROOT / "src"), str(ROOT), str(HERE.parent / "common")]
 import record  # noqa: E402
 from tests.helpers.badfiles import make_all  # noqa: E402
 
-OVER_CAP = 86  # seamcut.runtime.processes.OVER_MEMORY_EXIT
+OVER_CAP = 86  # seamcut.ground.processes.OVER_MEMORY_EXIT
 
 
 def read_alone(path: Path, cap_mb: int, timeout: float) -> dict:

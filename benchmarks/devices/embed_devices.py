@@ -160,7 +160,7 @@ def main() -> None:
 
     from seamcut.embed import E5Embedder
     from seamcut.embed.e5_torch import TorchE5Embedder, cosine_rows
-    from seamcut.runtime.processes import usable_cpus
+    from seamcut.ground.processes import usable_cpus
 
     torch.set_num_threads(1)
     runs: dict[str, dict[str, Any]] = {}

@@ -40,7 +40,7 @@ import record  # noqa: E402
 from scale import FULL_PAGES, make_corpus  # noqa: E402
 from scale_compare import run_for_json, take_slice  # noqa: E402
 
-from seamcut.runtime.cache import default_cache_dir  # noqa: E402
+from seamcut.ground.cache import default_cache_dir  # noqa: E402
 from seamcut.evaluate.judge import tied_with  # noqa: E402
 from seamcut.evaluate.tune_result import tune_tie_line  # noqa: E402
 from seamcut.evaluate.tune_journal import FILE  # noqa: E402

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from seamcut.runtime.cache import cache_root
+from seamcut.ground.cache import cache_root
 
 SCRIPT = r"""
 import json, multiprocessing, os

@@ -94,7 +94,7 @@ def test_bad_files_are_listed_and_the_rest_compared(setup):
         compared([tmp / "only"], [], ["fixed"], emb, tmp / "w2")
 
 
-def test_semantic_cut_in_workers_equals_cut_here(setup):
+def test_semantic_cut_in_workers_equals_cut_in_memory(setup):
     tmp, questions, emb = setup
     files = sorted((tmp / "docs").iterdir())
     in_workers = compared(files, questions, ["semantic"], emb, tmp / "a").strategies[0]
@@ -133,7 +133,7 @@ def test_a_compare_parses_each_spec_once_and_its_workers_get_the_spec_whole(setu
     import seamcut
     import seamcut.strategies.spec as spec_module
     from seamcut.pipeline.jobs import CutJob
-    from seamcut.runtime.processes import IsolatedPool
+    from seamcut.ground.processes import IsolatedPool
 
     tmp, questions, emb = setup
     parse, run = spec_module.parse_spec, IsolatedPool.run

@@ -30,7 +30,7 @@ def job(kind: str) -> str:
             blocks.append(bytearray(b"x" * (4 << 20)))
             time.sleep(0.005)
     if kind == "model":  # loaded once and kept for every later job, as semantic's embedder
-        from seamcut.runtime.processes import kept_for_good
+        from seamcut.ground.processes import kept_for_good
         with kept_for_good():
             _MODEL.append(bytearray(b"x" * (320 << 20)))
         time.sleep(1)  # then a file read with it, under the watchdog's eye

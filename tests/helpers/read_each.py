@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--memory-cap", type=int, default=None, help="MiB resident; over it: exit 86")
     ap.add_argument("paths", nargs="+")
     args = ap.parse_args(argv)
-    from seamcut.runtime.processes import worker_init
+    from seamcut.ground.processes import worker_init
     worker_init(args.memory_cap)
     for path in args.paths:
         print(json.dumps(read_one(path), ensure_ascii=False), flush=True)

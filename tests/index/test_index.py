@@ -358,9 +358,9 @@ def test_a_context_is_embedded_and_full_text_indexed_with_the_body(tmp_path, cor
     embedded: list[str] = []
     real = Index._embed
 
-    def spy(self, texts, report):
+    def spy(self, texts):
         embedded.extend(texts)
-        return real(self, texts, report)
+        return real(self, texts)
 
     monkeypatch.setattr(Index, "_embed", spy)
     ix, _, c = _build(tmp_path / "db", corpus, "recursive", context="title+path+fields", size=64, overlap=0)

@@ -18,8 +18,8 @@ import pytest
 from seamcut.pipeline.jobs import model_sized
 from seamcut.pipeline.report import saved_report
 from seamcut.pipeline.corpus import ReadJob, ReadOptions, read_file
-from seamcut.runtime.processes import IsolatedPool, Killed
-from seamcut.runtime.progress import Steps, Throughput
+from seamcut.ground.processes import IsolatedPool, Killed
+from seamcut.ground.progress import Steps, Throughput
 from tests.helpers.badfiles import huge_text
 from tests.helpers.build_runs import INDEX, flores_docs, index_rows, start_index
 from tests.helpers.pool_jobs import TEMP_PREFIX, job

@@ -20,9 +20,10 @@ import time
 
 import numpy as np
 
+import seamcut.pipeline.flow as flow
 import seamcut.pipeline.local as local_engine
-import seamcut.runtime.processes as processes
-import seamcut.runtime.progress as progress
+import seamcut.ground.processes as processes
+import seamcut.ground.progress as progress
 from seamcut.pipeline.stages import cut_file as _real_cut_file
 from seamcut.pipeline.corpus import Limits
 from seamcut.embed import Embedder
@@ -90,7 +91,7 @@ def test_a_long_build_under_a_one_chunking_round_keeps_printing_while_workers_ar
 
     round_line, build_line = "round 1: 1 candidates", "indexing recursive"
     seen: list[tuple[int | None, bool]] = []  # per file handed back: its worker, and whether lines came
-    account = local_engine.account_read
+    account = flow.account_read
 
     def paced(report, got):
         """Each file handed back waits for two more lines of each bar than the file before it saw."""
@@ -108,7 +109,7 @@ def test_a_long_build_under_a_one_chunking_round_keeps_printing_while_workers_ar
             seen.append((getattr(got, "worker_pid", None), False))
         account(report, got)
     paced.counts = (0, 0)
-    monkeypatch.setattr(local_engine, "account_read", paced)
+    monkeypatch.setattr(flow, "account_read", paced)
 
     space = parse_space({"modes": ["vector"], "strategies": {"recursive": {"size": [64], "overlap": 0}}})
     result = tune([docs], questions, Indexing(_Hashed(), tmp_path / "work",

@@ -238,17 +238,17 @@ def _drawn_pages(n: int) -> bytes:
 
 def test_a_gpu_on_ray_is_asked_for_as_the_flags_say():
     ray = EngineFlags(engine=EngineName.ray)
-    assert ray.engine_spec("cuda").gpus == 1.0  # --device cuda: one GPU per embedding actor
-    assert ray.engine_spec("cuda:1").gpus == 1.0
-    assert ray.engine_spec("cpu").gpus == 0.0
-    assert EngineFlags(engine=EngineName.ray, ray_gpus=0.5).engine_spec("cuda").gpus == 0.5
-    assert EngineFlags(engine=EngineName.ray, address="auto").engine_spec().address == "auto"
-    assert EngineFlags().engine_spec("cuda") == LocalEngine()  # the local engine loads it in this process
-    assert EngineFlags(engine=EngineName.ray, ray_gpus=1).engine_spec("cpu", "e5-torch").gpus == 1.0
+    assert ray.make_engine("cuda").gpus == 1.0  # --device cuda: one GPU per embedding actor
+    assert ray.make_engine("cuda:1").gpus == 1.0
+    assert ray.make_engine("cpu").gpus == 0.0
+    assert EngineFlags(engine=EngineName.ray, ray_gpus=0.5).make_engine("cuda").gpus == 0.5
+    assert EngineFlags(engine=EngineName.ray, address="auto").make_engine().address == "auto"
+    assert EngineFlags().make_engine("cuda") == LocalEngine()  # the local engine loads it in this process
+    assert EngineFlags(engine=EngineName.ray, ray_gpus=1).make_engine("cpu", "e5-torch").gpus == 1.0
     with pytest.raises(ValueError, match="need --engine ray"):
-        EngineFlags(ray_gpus=1).engine_spec("cuda")
+        EngineFlags(ray_gpus=1).make_engine("cuda")
     with pytest.raises(ValueError, match="GPU actors run the default model as e5-torch"):
-        EngineFlags(engine=EngineName.ray, ray_gpus=1).engine_spec("cpu", "default")
+        EngineFlags(engine=EngineName.ray, ray_gpus=1).make_engine("cpu", "default")
 
 
 def test_a_gpu_for_a_model_other_than_e5_torch_is_refused(tmp_path):

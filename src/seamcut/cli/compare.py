@@ -68,7 +68,7 @@ def compare_command(
     specs = judged.specs()  # a bad spec or test set stops before any file is read
     asked = load_questions(questions)  # read once
     budgets = parse_budgets(judged.budget or [])
-    engine = run_on.engine_spec(embedding.device, embedding.model)
+    engine = run_on.make_engine(embedding.device, embedding.model)
     out = results.out
     result = checks.compare(paths, asked, specs, indexing=indexing_of(embedding, reading, scale, out, engine),
                             judging=Judging(judged.k, judged.mode.value, budgets or None),

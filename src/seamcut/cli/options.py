@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Callable, Optional, get_type_h
 import typer
 
 from ..errors import ConfigError, MissingError
-from ..runtime.processes import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S
+from ..ground.processes import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S
 from ..strategies import DEFAULT_STRATEGY, REGISTRY
 from ..strategies.config import CONTEXT_PARTS
 
@@ -217,7 +217,7 @@ class EngineFlags:
     address: Address = None
     ray_gpus: RayGpus = 0.0
 
-    def engine_spec(self, device: str = "cpu", model: str = "default") -> "Engine":
+    def make_engine(self, device: str = "cpu", model: str = "default") -> "Engine":
         """The flags as an engine (``seamcut.pipeline.engine.engine_from``); a flag that needs
         ``--engine ray`` without it is an error, not ignored. On Ray, ``--device cuda`` gives each
         embedding actor one GPU unless ``--ray-gpus`` says how much; GPUs for a ``model`` that

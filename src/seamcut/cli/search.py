@@ -47,7 +47,7 @@ def index_command(
     from ..pipeline.options import BuildOptions
     from ..pipeline.run import build_index
     spec = sized_spec(cutting.resolve(), model)
-    engine = run_on.engine_spec(device, model)
+    engine = run_on.make_engine(device, model)
     engine.check()  # before the index is opened: Ray missing is one line saying how to install it
     if rebuild:
         remove_index(db, wait)

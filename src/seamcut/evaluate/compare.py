@@ -33,7 +33,7 @@ from ..readers import expand
 from ..strategies import REGISTRY
 from ..strategies.spec import StrategySpec, slug
 from .budget import DEPTH, FIXED_BUDGETS, default_budget
-from .indexes import Digests, cut_here, different_files, index_files, missing_files, plain_options
+from .indexes import Digests, different_files, index_documents, index_files, missing_files, plain_options
 from .judge import (Outcome, Pick, StrategyResult, comparisons, judge, judged_hits, paired, pick, simplicity,
                     tie_line)
 from .options import Indexing, Judging, Ready, check_budgets
@@ -221,7 +221,7 @@ def _compared(documents: Sequence[Document] | Sequence[str | Path], questions: S
         for spec in specs:
             folder = work / "index" / spec.slug
             if in_memory:
-                index, report = cut_here(folder, spec, in_memory, indexing, hashes)
+                index, report = index_documents(folder, spec, in_memory, indexing, hashes)
                 rebuilt = None
             else:
                 index, report, rebuilt = index_files(folder, spec, paths, indexing, digests)

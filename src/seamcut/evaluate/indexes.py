@@ -4,7 +4,8 @@ Files are indexed by ``seamcut.pipeline.run.build_index`` (``index_files``); an 
 run left is reused where it was built with the same options, model, embedder, reading inputs
 (``inputs_digest``: reading options, catalog fields and ``code_version``) from files all still
 named, and not built at all where it holds every file as it is now (``Digests``). Documents
-given in memory are cut in this process into a fresh index instead (``cut_here``). Also: which
+given in memory are cut in this process into a fresh index instead (``index_documents``: the
+same loop, ``build_documents``). Also: which
 files each index lacks, and the warning where strategies were judged on different files.
 """
 from __future__ import annotations
@@ -17,16 +18,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from ..api import chunk as chunk_document
 from ..embed import CachedEmbedder, Embedder
 from ..index import Index, IndexConfigError, remove_index
-from ..model import Chunk, Document
+from ..model import Document
 from ..pipeline.catalog import Catalog
 from ..pipeline.corpus import ReadOptions, file_hash
 from ..pipeline.jobs import sized_spec
-from ..pipeline.report import BuildReport, Stage
-from ..pipeline.run import build_index
-from ..pipeline.stages import embedded_while_cutting
+from ..pipeline.report import BuildReport
+from ..pipeline.run import build_documents, build_index
 from ..embed.worker import WorkerEmbedder
 from ..strategies.spec import StrategySpec
 from .options import Ready
@@ -35,34 +34,17 @@ from .options import Ready
 INPUTS_FILE = "seamcut-compare.json"
 
 
-def cut_here(folder: Path, spec: StrategySpec, documents: Sequence[Document], indexing: Ready,
-             hashes: Mapping[str, str] | None) -> tuple[Index, BuildReport]:
-    """Documents in memory cut in this process with ``spec`` into a fresh index at ``folder``
-    (``indexing``'s embedder and model; ``hashes``: the documents' files' hashes by source)."""
+def index_documents(folder: Path, spec: StrategySpec, documents: Sequence[Document], indexing: Ready,
+                    hashes: Mapping[str, str] | None) -> tuple[Index, BuildReport]:
+    """Documents in memory cut with ``spec`` into a fresh index at ``folder`` (``indexing``'s
+    embedder and model; ``hashes``: the documents' files' hashes by source), by the build's one
+    loop in this process (``build_documents``)."""
     embedder, model = indexing.embedder, indexing.model
     spec = sized_spec(spec, model)
     cut_spec = spec.with_options({"embedder": embedder}) if needs_embedder(spec) else spec
     remove_index(folder)
     index = Index(folder, strategy=spec.name, options=plain_options(spec.options), model=model, embedder=embedder)
-    t0 = time.perf_counter()
-    before = embedder.computed
-    cut_tokens = 0
-
-    def cut(d: Document) -> list[Chunk]:
-        nonlocal cut_tokens
-        chunks = chunk_document(d, cut_spec)
-        cut_tokens += embedded_while_cutting(chunks)
-        return chunks
-
-    r = index.update(documents, cut, hashes)
-    stages = {name: Stage(name, cpu=seconds, busy=seconds) for name, seconds in
-              (("cut", r.chunk_seconds), ("embed", r.embed_seconds), ("write", r.write_seconds))}
-    stages["cut"].items = stages["write"].items = len(r.added) + len(r.replaced)
-    stages["embed"].items = r.chunks
-    embedded = r.chunks if before is None or embedder.computed is None else embedder.computed - before
-    return index, BuildReport(r.added, r.replaced, r.unchanged, chunks=r.chunks, parents=r.parents,
-                              embedded=embedded, seconds=time.perf_counter() - t0, stages=stages,
-                              cut_tokens=cut_tokens)
+    return index, build_documents(index, documents, cut_spec, hashes)
 
 
 def needs_embedder(spec: StrategySpec) -> bool:

@@ -16,7 +16,7 @@ from typing import Any, Callable, Mapping, Sequence
 from ..errors import ConfigError
 from ..index import DEFAULT_MODE, Hit, Index
 from ..pipeline.report import BuildReport
-from ..runtime.progress import Steps
+from ..ground.progress import Steps
 from ..strategies import DEFAULT_STRATEGY
 from .budget import DEPTH, BudgetScore, Ranked, score_at
 from .metrics import mean_reciprocal_rank

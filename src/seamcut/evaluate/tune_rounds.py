@@ -12,7 +12,7 @@ from typing import Any, Sequence
 
 from ..errors import ConfigError
 from ..index import Index
-from ..runtime.progress import Steps
+from ..ground.progress import Steps
 from ..strategies.spec import StrategySpec
 from .indexes import (Digests, code_version, different_files, index_files, inputs_digest, missing_files,
                       plain_options)

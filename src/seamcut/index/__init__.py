@@ -13,7 +13,8 @@ model), written down in ``seamcut-index.json``. In parts:
   ``folder``: ``Index``, with its searches in ``reading``;
 * ``filters``: structured filters on the index's fields (``Filter``), written as SQL literals (a
   ``source`` named by its file name or path); ``unmatched``: why a filtered search found nothing;
-  ``batch``: one write's documents (``Cut``) and what an update did (``UpdateReport``).
+  ``batch``: one write's documents (``Cut``). What an update did is a build's report
+  (``seamcut.pipeline.BuildReport``; ``UpdateReport``, its old name here, warns).
 
 Updating is per file: an unchanged file (same bytes) is skipped, a changed one has its own rows
 replaced, and the embedding cache in the folder means a chunk whose text did not change is never
@@ -23,8 +24,10 @@ Faults: ``journal`` makes a write safe to kill at any moment; ``lock`` lets one 
 folder at a time (others wait, or say who holds it); ``disk`` tells a full disk from other
 failures, and a batch it stops is undone.
 """
+from typing import Any
+
+from ..renamed import warn_renamed
 from .disk import DiskFullError
-from .batch import UpdateReport
 from .filters import Filter, FilterError, WhereError
 from .folder import Index
 from .fusion import RRF_K, Fusion, ReciprocalRankFusion, Scored
@@ -34,7 +37,16 @@ from .rows import searchable
 from .search import DEFAULT_MODE, MODES, Hit, Mode, normalise_query
 from .settings import FORMAT, PARENT_TEXT_RANKS, SETTINGS_FILE, IndexConfigError, ParentTextRank
 
-__all__ = ["Index", "UpdateReport", "Filter", "FilterError", "WhereError", "Hit", "Mode", "MODES", "DEFAULT_MODE", "IndexConfigError",
+__all__ = ["Index", "Filter", "FilterError", "WhereError", "Hit", "Mode", "MODES", "DEFAULT_MODE", "IndexConfigError",
            "IndexBusyError", "DiskFullError", "Holder", "searchable",
            "remove_index", "normalise_query", "Fusion", "ReciprocalRankFusion", "Scored", "RRF_K",
            "MATRIX_BYTES", "SETTINGS_FILE", "FORMAT", "ParentTextRank", "PARENT_TEXT_RANKS"]
+
+
+def __getattr__(name: str) -> Any:
+    """``UpdateReport``: ``Index.update`` returns the build's ``BuildReport`` now (warned)."""
+    if name != "UpdateReport":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from ..pipeline.report import BuildReport
+    warn_renamed(f"{__name__}.UpdateReport", "seamcut.pipeline.BuildReport", stacklevel=3)
+    return BuildReport

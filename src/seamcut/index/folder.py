@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import logging
 import os
-import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -20,8 +19,8 @@ from ..embed import Embedder, load_embedder, spec_of
 from ..model import Chunk, Document
 from .fusion import Fusion, ReciprocalRankFusion
 from .matrix import Matrix
-from .batch import Cut, UpdateReport
-from .rows import chunk_row, document_row, is_parent, text_hash
+from .batch import Cut
+from .rows import chunk_row, document_row, is_parent
 from .reading import Reading
 from . import journal
 from .disk import DiskFullError, disk_full, is_disk_full
@@ -29,6 +28,9 @@ from .lock import Holder, IndexBusyError, WriteLock
 from .settings import SETTINGS_FILE, IndexConfigError, ParentTextRank, Settings
 from .store import Store
 from ..errors import ConfigError
+
+if TYPE_CHECKING:
+    from ..pipeline.report import BuildReport
 
 log = logging.getLogger(__name__)
 
@@ -127,61 +129,29 @@ class Index(Reading):
     # -- writing -------------------------------------------------------------------------------
 
     def update(self, documents: Sequence[Document], chunker: Callable[[Document], list[Chunk]],
-               hashes: Mapping[str, str] | None = None, batch: int = 64) -> UpdateReport:
+               hashes: Mapping[str, str] | None = None, batch: int = 64) -> "BuildReport":
         """Add documents, replacing earlier versions of the same files; skip unchanged files.
 
-        ``chunker`` cuts one document (the index's strategy); ``hashes`` maps a document's source
-        to its file's hash (None: the text's), which decides whether a file changed. Written
-        ``batch`` documents at a time (``write``), then the text index is brought up to date.
+        ``chunker`` cuts one document (the index's strategy; ``seamcut.pipeline.jobs.Made``: chunks
+        already made); ``hashes`` maps a document's source to its file's hash (None: the text's),
+        which decides whether a file changed. Written ``batch`` documents at a time, then the
+        text index is brought up to date: the build's one loop
+        (``seamcut.pipeline.run.build_documents``), whose ``BuildReport`` it returns.
         """
-        with self.writing():
-            return self._update(documents, chunker, hashes, batch)
-
-    def _update(self, documents: Sequence[Document], chunker: Callable[[Document], list[Chunk]],
-                hashes: Mapping[str, str] | None, batch: int) -> UpdateReport:
-        report = UpdateReport()
-        todo: list[tuple[Document, str]] = []
-        for doc in documents:
-            digest = (hashes or {}).get(doc.source) or text_hash(doc.text)
-            if self.is_current(doc.source, digest, doc.id):
-                report.unchanged.append(doc.source)
-                continue
-            (report.replaced if self.stored_source(doc.source) else report.added).append(doc.source)
-            todo.append((doc, digest))
-        for i in range(0, len(todo), batch):
-            t0 = time.perf_counter()
-            cuts = [Cut(doc, digest, chunker(doc)) for doc, digest in todo[i:i + batch]]
-            t1 = time.perf_counter()
-            try:
-                at = self.embed(cuts, report)
-            except Exception as exc:  # the embedding cache in the folder may fill the disk
-                if is_disk_full(exc):
-                    raise self.disk_full(exc) from exc
-                raise
-            t2 = time.perf_counter()
-            self.write(cuts)
-            report.chunk_seconds += t1 - t0
-            report.embed_seconds += t2 - t1
-            report.write_seconds += time.perf_counter() - t2
-            report.chunks += at
-            report.parents += sum(len(cut.chunks) - len(cut.searchable) for cut in cuts)
-        if todo or not self.is_finished():
-            t0 = time.perf_counter()
-            self.finish()
-            report.write_seconds += time.perf_counter() - t0
-        return report
+        from ..pipeline.run import build_documents
+        return build_documents(self, documents, chunker, hashes, batch)
 
     def is_current(self, source: str, digest: str, doc_id: str | None = None) -> bool:
         """Whether the index holds this file as it is now (same hash; same document id)."""
         known = self.files.get(self.stored_source(source) or "")
         return bool(known) and known["hash"] == digest and (doc_id is None or known["doc_id"] == doc_id)
 
-    def embed(self, cuts: Sequence[Cut], report: UpdateReport | None = None) -> int:
+    def embed(self, cuts: Sequence[Cut]) -> int:
         """Embed the cuts' searchable chunks in one call with the index's embedder (checked to be
         the one the index was built with) and give each cut its vectors; how many chunks. A chunk
         over the model's input raises ``LongInputError`` (indexes into the cuts' chunks, in
         order)."""
-        vectors = self._embed([c.text for cut in cuts for c in cut.searchable], report or UpdateReport())
+        vectors = self._embed([c.text for cut in cuts for c in cut.searchable])
         at = 0
         for cut in cuts:
             n = len(cut.searchable)
@@ -366,12 +336,10 @@ class Index(Reading):
             self._finished = self.store.is_indexed(self._parent_words)
         return self._finished
 
-    def _embed(self, texts: list[str], report: UpdateReport) -> np.ndarray:
+    def _embed(self, texts: list[str]) -> np.ndarray:
         emb = self.embedder
         self.settings.check_embedder(self.path, emb.name)  # before any work is spent
-        before = emb.computed
         vectors = emb.embed_passages(texts) if texts else np.zeros((0, emb.dim), np.float32)
-        report.embedded = len(texts) if before is None else emb.computed - before
         self.settings.embedder, self.settings.dim = emb.name, int(emb.dim)
         return vectors
 

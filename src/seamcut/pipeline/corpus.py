@@ -18,13 +18,13 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from ..runtime.cache import default_cache_dir
+from ..ground.cache import default_cache_dir
 from .. import document_json
 from .catalog import Catalog
 from ..errors import InputError, MissingError
 from ..model import Document
-from ..runtime.processes import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, IsolatedPool, Killed, usable_cpus
-from ..runtime.progress import Steps
+from ..ground.processes import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, IsolatedPool, Killed, usable_cpus
+from ..ground.progress import Steps
 from ..readers import expand, read
 
 log = logging.getLogger(__name__)

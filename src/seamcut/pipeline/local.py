@@ -1,5 +1,6 @@
-"""The build on this machine (``LocalEngine``): files read and cut in isolated worker processes,
-their chunks embedded and written by threads of this process, the stages running at once.
+"""The build on this machine (``LocalEngine``): the one loop (``seamcut.pipeline.flow``), files
+read and cut in isolated worker processes, their chunks embedded and written by threads of this
+process, the stages running at once.
 
     files --> [worker processes: read, cut] --> [embed threads] --> [write thread] --> index
                  one per core; each file under       the model's        batches, each safe
@@ -14,24 +15,23 @@ from __future__ import annotations
 
 import queue
 import threading
-import time
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable, ClassVar, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator, Sequence
 
 from ..embed import PooledEmbedder
 from ..errors import ConfigError
-from ..index import Index
-from ..index.batch import Cut
-from ..runtime.processes import IsolatedPool, usable_cpus
-from ..runtime.progress import Throughput
-from ..strategies.spec import StrategySpec
-from .corpus import Failure, Limits, failed, read_jobs
-from .jobs import CutFile, CutJob
+from ..ground.processes import IsolatedPool, usable_cpus
+from .corpus import Limits, Read, failed, read_jobs
+from .flow import Run, run_stages
+from .jobs import CutFile, CutJob, Cutting
 from .options import BuildOptions
 from .report import BuildReport
-from .stages import account_read, begin, cut_file, embed_batch, file_size, finish_text_index, wrap_up, written
+from .stages import cut_file, file_size
+
+if TYPE_CHECKING:
+    from ..index import Index
 
 
 def cutting_pool(limits: Limits, files: int) -> IsolatedPool:
@@ -62,70 +62,58 @@ class LocalEngine:
         with cutting_pool(limits, files) as pool:
             yield LocalEngine(pool)
 
-    def build(self, index: Index, paths: Sequence[str | Path], spec: StrategySpec,
+    def build(self, index: "Index", paths: Sequence[str | Path], spec: Cutting,
               how: BuildOptions) -> BuildReport:
-        """``build_index``'s work here (the caller holds ``index``'s write lock)."""
-        return _LocalRun(index, how).run(paths, spec, self.pool)
+        """``build_index``'s work here (the caller holds ``index``'s write lock): the one loop
+        (``flow.run_stages``), its files read and cut in worker processes, embedded by threads."""
+        return run_stages(index, how, lambda run: _local_stages(run, paths, spec, self.pool))
 
 
-class _LocalRun:
-    """One build's state: its report, progress bar and the queues between its stages."""
+@contextmanager
+def _local_stages(run: Run, paths: Sequence[str | Path], spec: Cutting,
+                  pool: IsolatedPool | None) -> Iterator["_LocalStages"]:
+    """Where a local build's stages run: its reading workers (``pool``, else its own) and its
+    embedding and writing threads, started for the block and stopped at its end."""
+    how = run.how
+    jobs = [CutJob(j, spec) for j in read_jobs(paths, how.read_options, how.catalog, how.cache, run.known)]
+    embedder = run.model()  # loaded (and checked) before any file is read
+    pool = pool or cutting_pool(how.limits, len(jobs))
+    run.count(len(jobs), sum(file_size(j.read.path) for j in jobs), usable_cpus())
+    stages = _LocalStages(run, pool, jobs, _Spread(embedder))
+    with stages.spread:
+        stages.writer.start()
+        for w in stages.embedders:
+            w.start()
+        try:
+            yield stages
+        finally:
+            for w in (*stages.embedders, stages.writer):
+                w.stop.set()
 
-    def __init__(self, index: Index, how: BuildOptions) -> None:
-        self.t_start = time.perf_counter()
-        self.index, self.how = index, how
-        self.report, self.earlier = begin(index)
-        self.lock = threading.Lock()
 
-    def run(self, paths: Sequence[str | Path], spec: StrategySpec, pool: IsolatedPool | None) -> BuildReport:
-        index, how, report = self.index, self.how, self.report
-        self.known = index.known_hashes()
-        jobs = [CutJob(j, spec) for j in read_jobs(paths, how.read_options, how.catalog, how.cache, self.known)]
-        self.embedder = index.embedder  # loaded (and checked) before any file is read
-        index.settings.check_embedder(index.path, self.embedder.name)
-        pool = pool or cutting_pool(how.limits, len(jobs))
+class _LocalStages:
+    """A local build's stages: files read and cut by ``pool``, embedded by threads (as many as
+    the model's workers), written by one thread; bounded queues between them."""
+
+    def __init__(self, run: Run, pool: IsolatedPool, jobs: list[CutJob], spread: "_Spread") -> None:
+        self.run, self.pool, self.jobs, self.spread = run, pool, jobs, spread
         self.to_embed: "queue.Queue[Any]" = queue.Queue(maxsize=max(4, 2 * pool.workers))
         self.to_write: "queue.Queue[Any]" = queue.Queue(maxsize=2)
-        size = sum(file_size(j.read.path) for j in jobs)
-        self.bar = Throughput(len(jobs), size, label=how.label, show=how.progress, terminal=how.terminal)
-        self.writer = _Worker("write", self.write, self.to_write)
-        spread = _Spread(self.embedder)
-        self.embedders = [_Worker(f"embed-{i}", self.embed, self.to_embed) for i in range(spread.threads)]
-        self.before = getattr(self.embedder, "computed", None)
-        self.worker_cpu = self.embedder.worker_cpu_seconds()
-        report.cores = usable_cpus()
-        with self.bar, spread:
-            self.writer.start()
-            for w in self.embedders:
-                w.start()
-            try:
-                self.read_and_cut(pool, jobs)
-            finally:
-                for w in (*self.embedders, self.writer):
-                    w.stop.set()
-            finish_text_index(index, report)
-        return wrap_up(index, self.so_far(), self.earlier, self.bar, how.progress)
+        self.writer = _Worker("write", run.write, self.to_write)
+        self.embedders = [_Worker(f"embed-{i}", self.embed_step, self.to_embed) for i in range(spread.threads)]
 
-    def read_and_cut(self, pool: IsolatedPool, jobs: list[CutJob]) -> None:
-        """Every job through the reading workers, each file cut handed to the embedding threads;
-        returns once every batch is written."""
-        for job, got in pool.run(jobs):
-            if isinstance(got, ConfigError):
-                raise got  # the spec is wrong for every file (``cut_file``): the build stops
-            path = job.read.path
-            if not isinstance(got, CutFile):
-                reason = failed(job.read, got).failure.reason  # type: ignore[arg-type, union-attr]
-                self.fail(path, reason, file_size(path))
-                continue
-            account_read(self.report, got)
-            if got.read.unchanged:
-                with self.lock:
-                    self.report.unchanged.append(path)
-                    self.bar.advance(got.size, unchanged=True)
-            elif got.read.document is None:
-                self.fail(path, got.read.failure.reason if got.read.failure else "not read", got.size)
-            else:
-                _put(self.to_embed, got, self.embedders)
+    def cut(self) -> Iterator[CutFile]:
+        for job, got in self.pool.run(self.jobs):
+            if isinstance(got, ConfigError):  # the spec is wrong for every file (``cut_file``)
+                got = CutFile(Read(job.read.path), stop=got)
+            elif not isinstance(got, CutFile):
+                got = CutFile(failed(job.read, got), size=file_size(job.read.path))
+            yield got
+
+    def embed(self, got: CutFile) -> None:
+        _put(self.to_embed, got, self.embedders)
+
+    def drain(self) -> None:
         _put(self.to_embed, None, self.embedders)
         for w in self.embedders:
             w.join()
@@ -136,25 +124,11 @@ class _LocalRun:
         if self.writer.error is not None:
             raise self.writer.error
 
-    def so_far(self) -> BuildReport:
-        """The build's report as it stands (with the stopped runs' work it carries on)."""
-        report, embedder = self.report, self.embedder
-        now = replace(report, seconds=time.perf_counter() - self.t_start,
-                      stages={n: replace(st) for n, st in report.stages.items()})
-        now.stage("embed").cpu += embedder.worker_cpu_seconds() - self.worker_cpu
-        now.embedded = now.chunks if self.before is None else embedder.computed - self.before
-        return now if self.earlier is None else now.merged(self.earlier)
-
-    def fail(self, path: str, reason: str, size: int) -> None:
-        with self.lock:
-            self.report.failures.append(Failure(path, reason if reason.startswith(path) else f"{path}: {reason}"))
-            self.bar.advance(size, failed=True)
-
-    def embed(self, first: CutFile) -> None:
+    def embed_step(self, first: CutFile) -> None:
         """An embedding thread's step: ``first`` and the files queued behind it, up to
         ``batch_texts`` chunks, embedded in one call and handed to the writer."""
         batch = [first]
-        while sum(len(f.chunks) for f in batch) < self.how.batch_texts:
+        while sum(len(f.chunks) for f in batch) < self.run.how.batch_texts:
             try:
                 more = self.to_embed.get(timeout=0.05)
             except queue.Empty:
@@ -163,26 +137,9 @@ class _LocalRun:
                 self.to_embed.put(None)  # seen again by the thread's loop, which then ends
                 break
             batch.append(more)
-        t0, c0 = time.perf_counter(), time.thread_time()
-        cuts = embed_batch(self.index, batch, self.fail)
-        with self.lock:
-            stage = self.report.stage("embed")
-            stage.busy += time.perf_counter() - t0
-            stage.cpu += time.thread_time() - c0
-            stage.items += sum(len(c.searchable) for c, _ in cuts)
-            stage.tokens += sum(f.tokens for _, f in cuts)
+        cuts = self.run.embed(batch, self.run.index)
         if cuts:
             _put(self.to_write, cuts, [self.writer])
-
-    def write(self, cuts: list[tuple[Cut, CutFile]]) -> None:
-        """The writing thread's step: one batch written to the index, then counted."""
-        t0, c0 = time.perf_counter(), time.thread_time()
-        self.index.write([c for c, _ in cuts])
-        stage = self.report.stage("write")
-        stage.busy += time.perf_counter() - t0
-        stage.cpu += time.thread_time() - c0
-        with self.lock:
-            written(self.index, self.report, cuts, self.known, self.bar, self.so_far)
 
 
 class _Worker(threading.Thread):

@@ -1,5 +1,5 @@
-"""The build on Ray Data (``RayEngine``, ``seamcut index --engine ray``): the same reading,
-cutting, embedding and writing as ``seamcut.pipeline.local``, scheduled by Ray instead of this
+"""The build on Ray Data (``RayEngine``, ``seamcut index --engine ray``): the one loop
+(``seamcut.pipeline.flow``), its reading, cutting and embedding scheduled by Ray instead of this
 process's threads.
 
     files --> [Ray tasks: read, cut] --> [Ray actors: embed] --> [this process: write] --> index
@@ -23,25 +23,27 @@ import shutil
 import time
 import warnings
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, ClassVar, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Iterator, Sequence
 
 import numpy as np
 
 from ..errors import ConfigError, MissingError
 from ..embed import TORCH_TWIN, spec_of
-from ..index import Index
 from ..index.batch import Cut
-from ..runtime.processes import IsolatedPool, own_temp, usable_cpus
-from ..runtime.progress import Throughput
-from ..strategies.spec import StrategySpec
+from ..index.rows import searchable
+from ..ground.processes import IsolatedPool, own_temp, usable_cpus
 from .corpus import Failure, Limits, Read, failed, read_jobs
-from .jobs import CutFile, CutJob
+from .flow import Batches, Run, run_stages
+from .jobs import CutFile, CutJob, Cutting
 from .options import BuildOptions
 from .report import BuildReport
-from .stages import account_read, begin, cut_file, embed_batch, file_size, finish_text_index, wrap_up, written
+from .stages import cut_file, embed_batch, file_size
 from ..embed.worker import WorkerEmbedder
+
+if TYPE_CHECKING:
+    from ..index import Index
 
 INSTALL = "pip install 'seamcut[ray]'"
 #: the local runtime's object store, in bytes (the machine is shared; blocks spill past it)
@@ -129,7 +131,7 @@ class RayEngine:
         with ray_runtime(self.address):
             yield self
 
-    def build(self, index: Index, paths: Sequence[str | Path], spec: StrategySpec,
+    def build(self, index: "Index", paths: Sequence[str | Path], spec: Cutting,
               how: BuildOptions) -> BuildReport:
         """``build_index``'s work on Ray (the caller holds ``index``'s write lock)."""
         return build_on_ray(index, paths, spec, how, self.address, self.gpus)
@@ -214,95 +216,84 @@ def failed_reason(path: str, reason: str) -> Failure:
     return Failure(path, reason if reason.startswith(path) else f"{path}: {reason}")
 
 
-def build_on_ray(index: Index, paths: Sequence[str | Path], spec: StrategySpec, how: BuildOptions,
+def build_on_ray(index: "Index", paths: Sequence[str | Path], spec: Cutting, how: BuildOptions,
                  address: str | None = None, gpus: float = 0) -> BuildReport:
-    """``build_index``'s work on Ray Data (the caller holds ``index``'s write lock): the same
-    report, rows and resume. ``how.limits.workers``: reading tasks at once (default: the
-    cluster's CPUs); embedding actors: one per CPU (per GPU with ``gpus``, GPUs per actor);
-    ``how.batch_texts``: the most chunks per write."""
-    read_options, catalog, limits, cache = how.read_options, how.catalog, how.limits, how.cache
-    batch_texts, progress, terminal, label = how.batch_texts, how.progress, how.terminal, how.label
-    t_start = time.perf_counter()
-    report, earlier = begin(index)
-    known = index.known_hashes()
-    jobs = [CutJob(j, spec) for j in read_jobs(paths, read_options, catalog, cache, known)]
-    embedder = index.embedder
-    index.settings.check_embedder(index.path, embedder.name)
+    """``build_index``'s work on Ray Data (the caller holds ``index``'s write lock): the one
+    loop (``flow.run_stages``), the same report, rows and resume. ``how.limits.workers``:
+    reading tasks at once (default: the cluster's CPUs); embedding actors: one per CPU (per GPU
+    with ``gpus``, GPUs per actor); ``how.batch_texts``: the most chunks per write."""
+    return run_stages(index, how, lambda run: _ray_stages(run, paths, spec, address, gpus))
+
+
+@contextmanager
+def _ray_stages(run: Run, paths: Sequence[str | Path], spec: Cutting, address: str | None,
+                gpus: float) -> Iterator["_RayStages"]:
+    """Where a build's stages run on Ray: reading and cutting in CPU tasks, embedding in an
+    actor pool (the index's model loaded once per actor), for the block."""
+    index, how = run.index, run.how
+    jobs = [CutJob(j, spec) for j in read_jobs(paths, how.read_options, how.catalog, how.cache, run.known)]
+    embedder = run.model(here=False)  # the actors' embedding caches are not counted here
     index.settings.embedder, index.settings.dim = embedder.name, int(embedder.dim)
     inner = getattr(embedder, "cache", None)
     cache_dir = str(inner.folder) if inner is not None and hasattr(inner, "folder") else None
-    runtime = spec_of(embedder.name, index.settings.model)  # the engine of the index's vectors
+    runtime = spec_of(embedder.name, index.settings.model)  # the runtime of the index's vectors
     try:
         check_gpu_model(runtime, gpus)
     except ConfigError as exc:
         raise ConfigError(f"{index.path}: {exc}") from None
     device = "cuda" if gpus > 0 else "cpu"  # Ray shows each actor only its own GPU
-    bar = Throughput(len(jobs), sum(file_size(j.read.path) for j in jobs), label=label, show=progress,
-                     terminal=terminal)
-
-    def so_far() -> BuildReport:
-        now = replace(report, seconds=time.perf_counter() - t_start,
-                      stages={n: replace(st) for n, st in report.stages.items()})
-        return now if earlier is None else now.merged(earlier)
-
-    with ray_runtime(address) as ray, bar:
+    with ray_runtime(address) as ray:
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
-        report.cores = cpus
-        if jobs:
-            tasks = limits.workers or cpus
-            actors = max(1, int(ray.cluster_resources().get("GPU", 0) // gpus)) if gpus > 0 else cpus
-            ds = ray.data.from_items([{"job": j} for j in jobs],
-                                     override_num_blocks=max(1, min(len(jobs), 4096)))
-            # reading and embedding share the cores, as the local engine's processes do: the
-            # tasks ask for no CPU of their own (their number is capped instead), so that an
-            # actor per core cannot starve them
-            ds = ds.map_batches(_cut_task, batch_size=FILES_PER_TASK, num_cpus=0,
-                                compute=ray.data.TaskPoolStrategy(size=tasks),
-                                fn_kwargs={"timeout": limits.timeout, "memory_mb": limits.memory_mb})
-            ds = ds.map_batches(_EmbedActor, batch_size=FILES_PER_EMBED, num_gpus=gpus or None,
-                                num_cpus=1 if gpus <= 0 else 0.5,
-                                compute=ray.data.ActorPoolStrategy(size=actors),
-                                fn_constructor_kwargs={"spec": runtime, "name": embedder.name, "cache": cache_dir,
-                                                       "device": device})
-            pending: list[tuple[Cut, CutFile]] = []
+        run.count(len(jobs), sum(file_size(j.read.path) for j in jobs), cpus)
+        if not jobs:
+            yield _RayStages(run, None)
+            return
+        tasks = how.limits.workers or cpus
+        actors = max(1, int(ray.cluster_resources().get("GPU", 0) // gpus)) if gpus > 0 else cpus
+        ds = ray.data.from_items([{"job": j} for j in jobs], override_num_blocks=max(1, min(len(jobs), 4096)))
+        # reading and embedding share the cores, as the local engine's processes do: the
+        # tasks ask for no CPU of their own (their number is capped instead), so that an
+        # actor per core cannot starve them
+        ds = ds.map_batches(_cut_task, batch_size=FILES_PER_TASK, num_cpus=0,
+                            compute=ray.data.TaskPoolStrategy(size=tasks),
+                            fn_kwargs={"timeout": how.limits.timeout, "memory_mb": how.limits.memory_mb})
+        ds = ds.map_batches(_EmbedActor, batch_size=FILES_PER_EMBED, num_gpus=gpus or None,
+                            num_cpus=1 if gpus <= 0 else 0.5,
+                            compute=ray.data.ActorPoolStrategy(size=actors),
+                            fn_constructor_kwargs={"spec": runtime, "name": embedder.name, "cache": cache_dir,
+                                                   "device": device})
+        yield _RayStages(run, ds)
 
-            def flush() -> None:
-                t0, c0 = time.perf_counter(), time.process_time()
-                index.write([c for c, _ in pending])
-                stage = report.stage("write")
-                stage.busy += time.perf_counter() - t0
-                stage.cpu += time.process_time() - c0
-                written(index, report, pending, known, bar, so_far)
-                pending.clear()
 
-            for batch in ds.iter_batches(batch_size=None, batch_format="numpy"):
-                for got, cpu, busy in zip(batch["file"], batch["embed_cpu"], batch["embed_busy"]):
-                    if got.stop is not None:
-                        raise got.stop  # the spec is wrong for every file: the build stops
-                    account_read(report, got)
-                    path = got.read.path
-                    if got.read.unchanged:
-                        report.unchanged.append(path)
-                        bar.advance(got.size, unchanged=True)
-                    elif got.read.document is None:
-                        failure = got.read.failure or failed_reason(path, "not read")
-                        report.failures.append(failure)
-                        bar.advance(got.size, failed=True)
-                    else:
-                        stage = report.stage("embed")
-                        stage.cpu += float(cpu)
-                        stage.busy += float(busy)
-                        stage.items += len(Cut(got.read.document, "", got.chunks).searchable)
-                        stage.tokens += got.tokens
-                        pending.append((Cut(got.read.document, got.read.digest or "", got.chunks,
-                                            got.vectors), got))  # type: ignore[attr-defined]
-                        if sum(len(c.searchable) for c, _ in pending) >= batch_texts:
-                            flush()
-            if pending:
-                flush()
-        finish_text_index(index, report)
-    report.embedded = report.chunks  # the actors' embedding caches are not counted here
-    return wrap_up(index, so_far(), earlier, bar, progress)
+class _RayStages:
+    """A build's stages on Ray: ``ds`` (None: no file to read) yields each file read, cut and
+    embedded; its embedding counted as the actor timed it; written in batches of
+    ``batch_texts`` chunks here."""
+
+    def __init__(self, run: Run, ds: Any) -> None:
+        self.run, self.ds = run, ds
+        self.batches = Batches(run, lambda files: sum(len(searchable(f.chunks)) for f in files) >= run.how.batch_texts,
+                               lambda files: [(_cut(f), f) for f in files])
+
+    def cut(self) -> Iterator[CutFile]:
+        if self.ds is None:
+            return
+        for batch in self.ds.iter_batches(batch_size=None, batch_format="numpy"):
+            for got, cpu, busy in zip(batch["file"], batch["embed_cpu"], batch["embed_busy"]):
+                if got.read.document is not None and not got.read.unchanged and got.stop is None:
+                    self.run.embedded([(_cut(got), got)], float(busy), float(cpu))
+                yield got
+
+    def embed(self, got: CutFile) -> None:
+        self.batches.embed(got)
+
+    def drain(self) -> None:
+        self.batches.drain()
+
+
+def _cut(got: CutFile) -> Cut:
+    """A file cut and embedded on Ray, ready to write."""
+    return Cut(got.read.document, got.read.digest or "", got.chunks, getattr(got, "vectors", None))  # type: ignore[arg-type]
 
 
 __all__ = ["RayEngine", "build_on_ray", "check_gpu_model", "ray_runtime", "require_ray", "RayMissingError", "INSTALL"]

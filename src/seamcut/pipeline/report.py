@@ -81,6 +81,21 @@ class BuildReport:
         return sum((st.busy if busy else st.cpu) for n, st in self.stages.items() if n in names)
 
     @property
+    def chunk_seconds(self) -> float:
+        """The CPU seconds cutting took (``Index.update``'s report had it; kept for its users)."""
+        return self.seconds_of("cut")
+
+    @property
+    def embed_seconds(self) -> float:
+        """The seconds embedding was at work (kept for ``Index.update``'s users)."""
+        return self.seconds_of("embed", busy=True)
+
+    @property
+    def write_seconds(self) -> float:
+        """The seconds writing and the text index took (kept for ``Index.update``'s users)."""
+        return self.seconds_of("write", "text index", busy=True)
+
+    @property
     def efficiency(self) -> float | None:
         """How well the stages shared the cores: their CPU time spread over ``cores``, against the
         wall-clock time of the build (1.0: no core ever idle)."""

@@ -2,29 +2,31 @@
 (``cut_file``, in a worker), its reading and cutting counted in the report (``account_read``),
 a batch of cut files embedded (``embed_batch``), a written batch counted and the report saved
 (``written``), the text index brought up to date (``finish_text_index``) and the report's end
-(``wrap_up``). ``seamcut.pipeline.local`` and ``seamcut.pipeline.ray_engine`` schedule them."""
+(``wrap_up``). ``seamcut.pipeline.flow`` runs them, in the one loop; an engine says where."""
 from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
 import numpy as np
 
 from ..embed import LongInputError
 from ..errors import ConfigError
-from ..index import Index
 from ..index.disk import is_disk_full
 from ..index.batch import Cut
 from ..model import Chunk
-from ..runtime.progress import Throughput
+from ..ground.progress import Throughput
 from ..strategies.held import held_reports
 from .corpus import Failure, known_hash, read_file
-from .jobs import CutFile, CutJob
+from .jobs import CutFile, CutJob, cut_with
 from .report import STAGES, BuildReport, save_report, saved_report
 
+if TYPE_CHECKING:
+    from ..index import Index
 
-def begin(index: Index) -> tuple[BuildReport, BuildReport | None]:
+
+def begin(index: "Index") -> tuple[BuildReport, BuildReport | None]:
     """A run's report, every stage in it (the documents a killed run had half written as
     ``recovered``), and the report of the earlier, stopped runs of the same build it carries on
     (None: the last build finished, or none was saved)."""
@@ -40,7 +42,6 @@ def cut_file(job: CutJob) -> CutFile:
     cutting raises (an option the spec's tokenizer refuses: a size over the model's input) is
     the same for every file: it is raised, for the engine to stop the build with, not made the
     file's failure."""
-    from ..api import chunk
     got = read_file(job.read)
     out = CutFile(got, size=file_size(job.read.path))
     doc = got.document
@@ -51,7 +52,7 @@ def cut_file(job: CutJob) -> CutFile:
     t0 = time.process_time()
     try:
         with held_reports() as held:
-            out.chunks = chunk(doc, job.spec)
+            out.chunks = cut_with(doc, job.spec)
         out.held = held[0] if held else None
         out.cut_tokens = embedded_while_cutting(out.chunks)
     except ConfigError:
@@ -135,7 +136,7 @@ def embed_batch(index: Embedding, batch: list[CutFile],
     return cuts
 
 
-def finish_text_index(index: Index, report: BuildReport) -> None:
+def finish_text_index(index: "Index", report: BuildReport) -> None:
     """Once every batch is written: the index's text index brought up to date (where anything
     was written, or a stopped build left it behind), timed as the ``text index`` stage."""
     t0, c0 = time.perf_counter(), time.process_time()
@@ -145,7 +146,7 @@ def finish_text_index(index: Index, report: BuildReport) -> None:
     final.busy, final.cpu, final.items = time.perf_counter() - t0, time.process_time() - c0, report.chunks
 
 
-def wrap_up(index: Index, report: BuildReport, earlier: BuildReport | None, bar: Throughput,
+def wrap_up(index: "Index", report: BuildReport, earlier: BuildReport | None, bar: Throughput,
              progress: bool) -> BuildReport:
     """``report``, the whole build's, saved in the index folder as finished (where it did
     anything or carried a stopped run on: ``earlier``) and logged where no terminal shows it."""
@@ -156,7 +157,7 @@ def wrap_up(index: Index, report: BuildReport, earlier: BuildReport | None, bar:
     return report
 
 
-def written(index: Index, report: BuildReport, cuts: Sequence[tuple[Cut, CutFile]],
+def written(index: "Index", report: BuildReport, cuts: Sequence[tuple[Cut, CutFile]],
             known: Mapping[str, str], bar: Throughput, so_far: Callable[[], BuildReport]) -> None:
     """After ``cuts`` were written to ``index``: counted in ``report`` and on ``bar`` (a file in
     ``known`` is replaced, else added), and the report so far (``so_far()``) saved in the index

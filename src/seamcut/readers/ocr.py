@@ -36,8 +36,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator, NamedTuple
 
-from ..runtime.processes import in_worker, start_context, usable_cpus, worker_init
-from ..runtime.progress import Steps
+from ..ground.processes import in_worker, start_context, usable_cpus, worker_init
+from ..ground.progress import Steps
 from ..errors import InputError, MissingError, require
 from ..model import Document
 

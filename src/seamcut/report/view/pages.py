@@ -3,7 +3,7 @@
 box in points times ``SCALE`` is its box in pixels.
 
 PDFium is not safe to fork after it is loaded: pages are rendered in worker processes started by
-``seamcut.runtime.processes.start_context()`` (a fork server or spawn), each opening the PDF itself.
+``seamcut.ground.processes.start_context()`` (a fork server or spawn), each opening the PDF itself.
 """
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Sequence
 
-from ...runtime.processes import start_context, usable_cpus, worker_init
+from ...ground.processes import start_context, usable_cpus, worker_init
 
 #: pixels per PDF point of the page images (1.25: a letter page is 765 x 990 pixels)
 SCALE = 1.25

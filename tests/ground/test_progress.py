@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from seamcut.runtime.progress import MIN_DONE, Pace, Steps, Throughput
+from seamcut.ground.progress import MIN_DONE, Pace, Steps, Throughput
 
 
 def test_the_rule_waits_for_three_items_and_times_them_from_the_first():

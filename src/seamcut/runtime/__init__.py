@@ -1,2 +1,0 @@
-"""The ground floor: worker processes with limits (processes), progress bars and rates (progress),
-where computed things are cached (cache). Nothing here imports the layers above."""
