@@ -5,9 +5,10 @@ Every offset in seamcut is a code-point index into ``Document.text`` (Python ``s
 from __future__ import annotations
 
 import hashlib
+from bisect import bisect_right
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 _EMPTY: Mapping[str, Any] = MappingProxyType({})
 
@@ -16,6 +17,16 @@ def stable_hash(*parts: object, length: int = 16) -> str:
     """A short hex digest of ``parts``, stable across runs and machines."""
     joined = "\x1f".join(map(str, parts))
     return hashlib.blake2b(joined.encode("utf-8", "surrogatepass"), digest_size=16).hexdigest()[:length]
+
+
+def pages_touched(page_starts: Sequence[int], start: int, end: int) -> tuple[int, ...]:
+    """The 1-based pages that the span ``[start, end)`` (characters) touches, given where each
+    page starts (``page_starts``, ascending character offsets); empty where there are none."""
+    if not page_starts:
+        return ()
+    first = max(1, bisect_right(page_starts, start))
+    last = max(first, bisect_right(page_starts, max(start, end - 1)))
+    return tuple(range(first, last + 1))
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,13 +74,7 @@ class Document:
 
     def pages_of(self, start: int, end: int) -> tuple[int, ...]:
         """The 1-based pages that the span ``[start, end)`` touches (empty without pages)."""
-        if not self.page_starts:
-            return ()
-        from bisect import bisect_right
-
-        first = max(1, bisect_right(self.page_starts, start))
-        last = max(first, bisect_right(self.page_starts, max(start, end - 1)))
-        return tuple(range(first, last + 1))
+        return pages_touched(self.page_starts, start, end)
 
 
 @dataclass(frozen=True, slots=True)

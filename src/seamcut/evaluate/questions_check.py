@@ -16,13 +16,12 @@ table cells joined in rows).
 """
 from __future__ import annotations
 
-from bisect import bisect_right
 from dataclasses import dataclass
 from itertools import accumulate
 from pathlib import Path
 from typing import Any, Sequence
 
-from ..model import Document
+from ..model import Document, pages_touched
 from .questions import Question, normalise, source_matches
 
 
@@ -233,11 +232,8 @@ class _Text:
         self.page_starts = [len(normalise(doc.text[:p] + "\x01")) - 1 for p in doc.page_starts]
 
     def pages(self, start: int, end: int) -> tuple[int, ...]:
-        if not self.page_starts:
-            return ()
-        first = max(1, bisect_right(self.page_starts, start))
-        last = max(first, bisect_right(self.page_starts, max(start, end - 1)))
-        return tuple(range(first, last + 1))
+        """The pages a span of the normalised text touches (``model.pages_touched``)."""
+        return pages_touched(self.page_starts, start, end)
 
     def occurrences(self, answers: Sequence[str]) -> list[tuple[int, Occurrence]]:
         """Each place one of ``answers`` occurs, by its start; an alternative inside a place
