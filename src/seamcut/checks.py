@@ -163,10 +163,8 @@ TUNE_KEYWORDS = ("space", "minutes", "k", "budget", "seed", "held_out", "eta", "
 
 def _known(name: str, keywords: dict[str, Any], known: Sequence[str]) -> None:
     """``ConfigTypeError`` for a keyword ``name`` does not take, as Python's own would say."""
-    from .errors import ConfigTypeError
-    unknown = sorted(set(keywords) - set(known))
-    if unknown:
-        raise ConfigTypeError(f"{name}() got an unexpected keyword argument {unknown[0]!r}")
+    from .renamed import refuse_unknown
+    refuse_unknown(name, keywords, known)
 
 
 def _fields(given: Any, keywords: dict[str, Any]) -> Any:

@@ -3,7 +3,9 @@ warns (``DeprecationWarning``, pointed at the caller's line) and does what the n
 
 - ``renamed_attribute(old, new)``: a property ``old`` reading and writing the attribute ``new``;
 - ``renamed_keyword(given, old, new, value)``: a keyword argument's old name, taken from ``**given``;
-- ``renamed_in_module(module, name, names, space)``: a module's old names (its ``__getattr__``).
+- ``renamed_in_module(module, name, names, space)``: a module's old names (its ``__getattr__``);
+- ``gathered(where, given, keywords)``: the loose keywords a function took before its options
+  object, set over that object's fields.
 """
 from __future__ import annotations
 
@@ -33,12 +35,26 @@ def renamed_attribute(old: str, new: str) -> property:
     return property(get, put, doc=f"Deprecated: ``{new}``'s old name.")
 
 
+def refuse_unknown(where: str, given: Any, known: Any) -> None:
+    """``ConfigTypeError`` for a keyword among ``given`` (a function's ``**`` keywords) that is not
+    among ``known``, worded as Python's own."""
+    other = sorted(set(given) - set(known))
+    if other:
+        raise ConfigTypeError(f"{where}() got an unexpected keyword argument {other[0]!r}")
+
+
+def gathered(where: str, given: Any, keywords: dict[str, Any]) -> Any:
+    """The options dataclass ``given`` with ``keywords`` (``where``'s ``**`` keywords, each naming
+    one of its fields) set over its own; any other keyword is refused (``ConfigTypeError``)."""
+    import dataclasses
+    refuse_unknown(where, keywords, [f.name for f in dataclasses.fields(given)])
+    return dataclasses.replace(given, **keywords) if keywords else given
+
+
 def renamed_keyword(given: dict[str, Any], old: str, new: str, value: Any, where: str) -> Any:
     """``value`` (the keyword ``new``), or the keyword ``old`` (its old name: warned) from ``given``,
     a function's ``**`` keywords; any other keyword there is refused, as Python would."""
-    other = sorted(set(given) - {old})
-    if other:
-        raise ConfigTypeError(f"{where}() got an unexpected keyword argument {other[0]!r}")
+    refuse_unknown(where, given, {old})
     if old not in given:
         return value
     if value is not None:

@@ -2,6 +2,7 @@
 a peer's splitter counts (``--explain``)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, List, Optional
 
@@ -9,12 +10,26 @@ import typer
 
 from .. import checks
 from .errors import fail
-from .options import JsonOut, ReportOut, Unit
+from .options import Flags, JsonOut, ReportOut, Unit
 from .render import results_out, write_outputs
 from .render_inspect import print_inspection, print_lines
 
 if TYPE_CHECKING:
     from ..diagnose import Inspection
+
+
+@dataclass(frozen=True)
+class MadeWith(Flags):
+    """What ``inspect``'s chunks were made with: their size and overlap, and the unit of both."""
+    size: Annotated[Optional[int], typer.Option(
+        "--size", help="The size the chunks were made with, in --unit (tokens include special "
+                       "tokens).")] = None
+    overlap: Annotated[Optional[int], typer.Option(
+        "--overlap", help="The overlap they were made with, in --unit (default: for seamcut "
+                          "chunks cut at their strategy's defaults, that default; else not "
+                          "stated).")] = None
+    unit: Annotated[Unit, typer.Option(
+        "--unit", help="Unit of --size and --overlap: tokens (the model's), words or chars.")] = Unit.tokens
 
 
 def inspect_command(
@@ -28,15 +43,7 @@ def inspect_command(
     model: Annotated[str, typer.Option(
         "--model", help="default (multilingual-e5-small, 512 tokens), a sentence-transformers "
                         "folder or tokenizer.json, or tiktoken:NAME.")] = "default",
-    size: Annotated[Optional[int], typer.Option(
-        "--size", help="The size the chunks were made with, in --unit (tokens include special "
-                       "tokens).")] = None,
-    overlap: Annotated[Optional[int], typer.Option(
-        "--overlap", help="The overlap they were made with, in --unit (default: for seamcut "
-                          "chunks cut at their strategy's defaults, that default; else not "
-                          "stated).")] = None,
-    unit: Annotated[Unit, typer.Option(
-        "--unit", help="Unit of --size and --overlap: tokens (the model's), words or chars.")] = Unit.tokens,
+    made_with: MadeWith = MadeWith(),
     json_out: JsonOut = None,
     report: ReportOut = None,
     explain_splitter: Annotated[Optional[str], typer.Option(
@@ -59,7 +66,8 @@ def inspect_command(
         chunks = load_chunks(path)  # bad JSON or no text field: an InputError naming the file
     except FileNotFoundError:
         fail(f"{path}: no such file")
-    ins = checks.inspect(chunks, docs, model=spec, size=size, overlap=overlap, unit=unit.value)
+    ins = checks.inspect(chunks, docs, model=spec, size=made_with.size, overlap=made_with.overlap,
+                         unit=made_with.unit.value)
     with results_out(json_out):
         print_inspection(ins)
     write_outputs(json_out, ins.to_json, report, lambda to: _write_report(ins, to, path))

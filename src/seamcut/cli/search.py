@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -9,7 +10,7 @@ import typer
 
 from ..strategies import DEFAULT_STRATEGY
 from .errors import fail
-from .options import (Batch, Device, EngineFlags, JsonOut, LimitFlags, Mode, ModeOption, Model, Paths,
+from .options import (Batch, EngineFlags, Flags, JsonOut, LimitFlags, Mode, ModeOption, ModelFlags, Paths,
                       ReadFlags, StrategyFlags, model_on_device)
 from .render import (hits_json, print_build, print_failures, print_hits, print_warnings, results_out,
                      write_json_out)
@@ -17,25 +18,37 @@ from .render import (hits_json, print_build, print_failures, print_hits, print_w
 Db = Annotated[Path, typer.Option("--db", help="Index folder (created by `seamcut index` if missing).")]
 
 
+@dataclass(frozen=True)
+class UpdateFlags(Flags):
+    """How ``index`` updates the index folder: from scratch, pruned, and how long it waits for
+    another run updating it."""
+    rebuild: Annotated[bool, typer.Option("--rebuild", help="Delete the index folder first.")] = False
+    prune: Annotated[bool, typer.Option(
+        "--prune", help="Also remove the files the index holds that are not among PATHS (deleted or moved "
+                        "since), in one step searches see at once.")] = False
+    wait: Annotated[Optional[float], typer.Option(
+        "--wait", min=0, help="Seconds to wait for another run updating the same index, then give up "
+                              "(default: wait until it is done; 0: do not wait).")] = None
+
+
+@dataclass
+class BuildFlags(EngineFlags, Flags):
+    """Where ``index``'s build runs (the engine flags), in batches of how many chunks, and where
+    its report goes."""
+    batch: Batch = 512
+    stats: Annotated[Optional[Path], typer.Option(
+        "--stats", help="Also write the run's report (files, failures, stages) here as JSON.")] = None
+
+
 def index_command(
     paths: Paths,
     db: Db,
     cutting: StrategyFlags = StrategyFlags(DEFAULT_STRATEGY),
-    model: Model = "default",
-    device: Device = "cpu",
+    embedding: ModelFlags = ModelFlags(),
     reading: ReadFlags = ReadFlags(),
-    rebuild: Annotated[bool, typer.Option("--rebuild", help="Delete the index folder first.")] = False,
-    prune: Annotated[bool, typer.Option(
-        "--prune", help="Also remove the files the index holds that are not among PATHS (deleted or moved "
-                        "since), in one step searches see at once.")] = False,
-    wait: Annotated[Optional[float], typer.Option(
-        "--wait", min=0, help="Seconds to wait for another run updating the same index, then give up "
-                              "(default: wait until it is done; 0: do not wait).")] = None,
+    update: UpdateFlags = UpdateFlags(),
     scale: LimitFlags = LimitFlags(),
-    run_on: EngineFlags = EngineFlags(),
-    batch: Batch = 512,
-    stats: Annotated[Optional[Path], typer.Option(
-        "--stats", help="Also write the run's report (files, failures, stages) here as JSON.")] = None,
+    run_on: BuildFlags = BuildFlags(),
 ) -> None:
     """Read, chunk, embed and store documents in an on-disk index; unchanged files are skipped.
 
@@ -46,21 +59,21 @@ def index_command(
     from ..pipeline.jobs import sized_spec
     from ..pipeline.options import BuildOptions
     from ..pipeline.run import build_index
-    spec = sized_spec(cutting.resolve(), model)
-    engine = run_on.make_engine(device, model)
+    spec = sized_spec(cutting.resolve(), embedding.model)
+    engine = run_on.make_engine(embedding.device, embedding.model)
     engine.check()  # before the index is opened: Ray missing is one line saying how to install it
-    if rebuild:
-        remove_index(db, wait)
-    model, embedder = model_on_device(model, device, db / "embeddings", engine.name)
-    index = Index(db, strategy=spec.name, options=spec.options, model=model, embedder=embedder, wait=wait)
+    if update.rebuild:
+        remove_index(db, update.wait)
+    model, embedder = model_on_device(embedding.model, embedding.device, db / "embeddings", engine.name)
+    index = Index(db, strategy=spec.name, options=spec.options, model=model, embedder=embedder, wait=update.wait)
     how = BuildOptions(read_options=reading.options(), catalog=reading.load_catalog(), limits=scale.limits(),
-                       batch_texts=batch, prune=prune)
+                       batch_texts=run_on.batch, prune=update.prune)
     report = build_index(index, paths, spec, how, engine=engine)
     print_build(report, db, index.count())
     print_warnings([*report.warnings, *report.held])
-    if stats is not None:
-        stats.parent.mkdir(parents=True, exist_ok=True)
-        stats.write_text(json.dumps(report.to_dict(), ensure_ascii=False, indent=1), encoding="utf-8")
+    if run_on.stats is not None:
+        run_on.stats.parent.mkdir(parents=True, exist_ok=True)
+        run_on.stats.write_text(json.dumps(report.to_dict(), ensure_ascii=False, indent=1), encoding="utf-8")
     print_failures(report.failures, len(report.failures) + len(report.added) + len(report.replaced)
                    + len(report.unchanged))
     if report.failures:

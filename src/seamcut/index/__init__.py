@@ -29,7 +29,7 @@ from typing import Any
 from ..renamed import warn_renamed
 from .disk import DiskFullError
 from .filters import Filter, FilterError, WhereError
-from .folder import Index
+from .folder import Index, IndexOptions
 from .fusion import RRF_K, Fusion, ReciprocalRankFusion, Scored
 from .lock import Holder, IndexBusyError, remove_index
 from .matrix import MATRIX_BYTES
@@ -37,7 +37,7 @@ from .rows import searchable
 from .search import DEFAULT_MODE, MODES, Hit, Mode, normalise_query
 from .settings import FORMAT, PARENT_TEXT_RANKS, SETTINGS_FILE, IndexConfigError, ParentTextRank
 
-__all__ = ["Index", "Filter", "FilterError", "WhereError", "Hit", "Mode", "MODES", "DEFAULT_MODE", "IndexConfigError",
+__all__ = ["Index", "IndexOptions", "Filter", "FilterError", "WhereError", "Hit", "Mode", "MODES", "DEFAULT_MODE", "IndexConfigError",
            "IndexBusyError", "DiskFullError", "Holder", "searchable",
            "remove_index", "normalise_query", "Fusion", "ReciprocalRankFusion", "Scored", "RRF_K",
            "MATRIX_BYTES", "SETTINGS_FILE", "FORMAT", "ParentTextRank", "PARENT_TEXT_RANKS"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import os
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
@@ -28,11 +29,25 @@ from .lock import Holder, IndexBusyError, WriteLock
 from .settings import SETTINGS_FILE, IndexConfigError, ParentTextRank, Settings
 from .store import Store
 from ..errors import ConfigError
+from ..renamed import gathered
 
 if TYPE_CHECKING:
     from ..pipeline.report import BuildReport
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class IndexOptions:
+    """How this process uses an ``Index``, not saved with it: ``cache`` (keep the embeddings of
+    chunks already embedded, in the embedding cache; False: embed every chunk again), ``fusion``
+    (how a hybrid search merges the vector and the word ranking; None: reciprocal rank fusion,
+    k = 60) and ``wait`` (seconds a write waits for another process writing the same folder;
+    None: as long as it takes, 0: not at all)."""
+
+    cache: bool = True
+    fusion: Fusion | None = None
+    wait: float | None = None
 
 
 class Index(Reading):
@@ -47,14 +62,16 @@ class Index(Reading):
     ``parents`` for ``parents="blocks"``). ``fusion``: how hybrid search merges the vector and
     the word ranking (default: reciprocal rank fusion, k = 60). ``wait``: how long a write
     waits for another process writing the same folder, in seconds (None: as long as it takes;
-    0: not at all), past which it raises ``IndexBusyError`` (see ``writing``).
+    0: not at all), past which it raises ``IndexBusyError`` (see ``writing``). ``cache``,
+    ``fusion`` and ``wait`` may come as one ``IndexOptions`` (``index_options=``) instead.
     """
 
     def __init__(self, path: str | Path, *, strategy: str | None = None,
                  options: Mapping[str, Any] | None = None, model: str | None = None,
-                 embedder: Embedder | None = None, cache: bool = True,
-                 parent_text_rank: ParentTextRank | None = None, fusion: Fusion | None = None,
-                 wait: float | None = None) -> None:
+                 embedder: Embedder | None = None, parent_text_rank: ParentTextRank | None = None,
+                 index_options: IndexOptions | None = None, **keywords: Any) -> None:
+        how = gathered("Index", index_options or IndexOptions(), keywords)
+        cache, fusion, wait = how.cache, how.fusion, how.wait
         self.path = Path(path)
         settings = Settings.load(self.path)
         if settings is not None:

@@ -1,6 +1,7 @@
 """Parent-child search: the rankings of children turned into hits of parents, each parent once."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from .fusion import Fusion, Scored
@@ -9,9 +10,22 @@ from .settings import ParentTextRank
 from .store import View
 
 
-def parent_hits(view: View, text: str, mode: str, where: str | None, n: int, k: int, budget: int | None,
-                vector: list[Scored], words: list[Scored], *, fusion: Fusion,
-                rank_parents_by: ParentTextRank) -> list[Hit]:
+@dataclass(frozen=True)
+class ParentQuery:
+    """One parent-child search: ``text`` (the query normalised for BM25), ``mode`` (vector, text
+    or hybrid), ``where`` (an SQL filter, or None), ``n`` (candidates read per ranking), ``k``
+    (parents returned) and ``budget`` (the most chunk tokens returned, None: no limit)."""
+
+    text: str
+    mode: str
+    where: str | None
+    n: int
+    k: int
+    budget: int | None
+
+
+def parent_hits(view: View, query: ParentQuery, vector: list[Scored], words: list[Scored], *,
+                fusion: Fusion, rank_parents_by: ParentTextRank) -> list[Hit]:
     """Parent-child search: each parent once, ranked by its children or by itself.
 
     The vectors always rank children (a small text's vector is sharper), a parent ranked
@@ -20,6 +34,8 @@ def parent_hits(view: View, text: str, mode: str, where: str | None, n: int, k: 
     themselves (a 50-token child is too short for BM25, a one-paragraph parent is not),
     fused with the vector ranking parent by parent. Each hit lists the children that either
     search found."""
+    text, mode, where, n, k, budget = (query.text, query.mode, query.where, query.n, query.k,
+                                       query.budget)
     parent_vector = by_parent(vector)
     if mode != "vector" and rank_parents_by == "parents":
         parent_words = by_words(view.text_rows("parents", text, where, n))

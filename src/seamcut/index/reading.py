@@ -9,7 +9,7 @@ from ..model import Chunk
 from .filters import Filter, WhereError
 from .fusion import Fusion
 from .matrix import Matrix, matrix_for
-from .parents import parent_hits
+from .parents import ParentQuery, parent_hits
 from .search import (DEFAULT_MODE, Hit, Mode, budget_of, by_vector, by_words, check_query, combine,
                      normalise_query, within_budget)
 from .settings import Settings
@@ -118,7 +118,7 @@ class Reading:
         vector = by_vector(self._vector_rows(view, query, where, n)) if mode != "text" else []
         words = by_words(view.text_rows("chunks", text, where, n)) if mode != "vector" else []
         if parent_child:
-            return parent_hits(view, text, mode, where, n, k, budget, vector, words,
+            return parent_hits(view, ParentQuery(text, mode, where, n, k, budget), vector, words,
                                fusion=self.fusion, rank_parents_by=self.settings.parent_text_rank)
         ranking = [(s, view.chunk(s.row)) for s in combine(mode, vector, words, self.fusion)[:k]]
         return [Hit(i + 1, c, s.score, s.similarity)

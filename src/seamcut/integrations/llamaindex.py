@@ -29,10 +29,9 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 from pydantic import Field, PrivateAttr
 
 from ..api import chunk as seamcut_chunk
-from ..index.search import budget_of
 from ..strategies import DEFAULT_STRATEGY
 from . import chunk_metadata, document_for
-from .search import SeamcutSearch, hit_metadata
+from .search import SEARCH_KEYWORDS, SearchOptions, SeamcutSearch, hit_metadata, search_options
 
 
 class SeamcutNodeParser(NodeParser):
@@ -95,18 +94,19 @@ class SeamcutRetriever(BaseRetriever):
     the folder in this process, ``SeamcutRetriever(url=SERVICE, k=4, api_key=...)`` asks a
     ``seamcut serve`` service; either way the results of ``seamcut search`` (its ranking, each
     parent once for a parent-child index, ``filters``, the ``budget``: tokens of the model the
-    results hold together at most; ``max_tokens``, its old name, deprecated), in its order.
+    results hold together at most; ``max_tokens``, its old name, deprecated), in its order. The
+    search's keywords (``k``, ``mode``, ``filters``, ``budget``, ``api_key``, ``timeout``) may come
+    as one ``SearchOptions`` (``options=``); the other keywords go to LlamaIndex's ``BaseRetriever``.
 
     Each ``NodeWithScore`` holds a ``TextNode`` whose ``id_`` is the chunk's id and whose text is
     the chunk's (for parent-child, the parent's), with the search's score; its metadata has
     ``chunk_id``, the chunk's place and fields and ``rank``, left out of what LlamaIndex embeds
     and shows the model."""
 
-    def __init__(self, db: Any = None, url: str | None = None, *, k: int = 4, mode: str = "hybrid",
-                 filters: Sequence[Any] = (), budget: int | None = None, api_key: str | None = None,
-                 timeout: float = 60.0, max_tokens: int | None = None, **kwargs: Any) -> None:
-        self._search = SeamcutSearch(db, url, k=k, mode=mode, filters=filters, budget=budget_of(budget, max_tokens),
-                                     api_key=api_key, timeout=timeout)
+    def __init__(self, db: Any = None, url: str | None = None, *, options: SearchOptions | None = None,
+                 **kwargs: Any) -> None:
+        ours = {name: kwargs.pop(name) for name in SEARCH_KEYWORDS if name in kwargs}
+        self._search = SeamcutSearch(db, url, search_options("SeamcutRetriever", options, ours))
         super().__init__(**kwargs)
 
     def _retrieve(self, query_bundle: QueryBundle) -> List[NodeWithScore]:

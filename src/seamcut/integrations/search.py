@@ -5,36 +5,66 @@ from __future__ import annotations
 import json
 import urllib.error
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from ..errors import ConfigError
 from ..index.filters import Filter
 from ..index.search import budget_of
+from ..renamed import gathered
 
 #: the chunk fields a result's metadata carries (with ``chunk_id`` for the chunk's ``id``)
 _FIELDS = ("doc_id", "source", "start", "end", "tokens", "context", "heading_path", "pages", "language",
            "strategy", "parent_id")
 
 
+@dataclass(frozen=True)
+class SearchOptions:
+    """How a retriever searches, as ``seamcut search`` takes it: ``k`` (results returned),
+    ``mode`` (``vector``, ``text`` or ``hybrid``), ``filters`` (``Filter``s, or mappings of
+    ``field``, ``op``, ``value``), ``budget`` (tokens of the model the results hold together at
+    most; None: no limit); for a service, ``api_key`` (None: none sent) and ``timeout`` (seconds)."""
+
+    k: int = 4
+    mode: str = "hybrid"
+    filters: Sequence[Filter | Mapping[str, Any]] = ()
+    budget: int | None = None
+    api_key: str | None = None
+    timeout: float = 60.0
+
+
+#: the keywords a retriever gathers into its ``SearchOptions`` (``max_tokens``: ``budget``'s old name)
+SEARCH_KEYWORDS = ("k", "mode", "filters", "budget", "api_key", "timeout", "max_tokens")
+
+
+def search_options(where: str, options: SearchOptions | None, keywords: dict[str, Any],
+                   stacklevel: int = 4) -> SearchOptions:
+    """``options`` (or the defaults) with ``keywords`` (``SearchOptions`` fields, or
+    ``max_tokens``, warned ``stacklevel`` frames up from here) over it; another keyword is a
+    ``ConfigTypeError``."""
+    ours = dict(keywords)
+    if "max_tokens" in ours:  # budget's old name, deprecated: warned at the caller
+        ours["budget"] = budget_of(ours.get("budget"), ours.pop("max_tokens"), stacklevel)
+    return gathered(where, options or SearchOptions(), ours)
+
+
 class SeamcutSearch:
     """``db``: an index folder (made by ``seamcut index``), or ``url``: a ``seamcut serve``
-    service (with ``api_key`` where it asks for one; ``timeout`` in seconds). ``k``, ``mode``,
-    ``filters`` (``Filter``s, or mappings of ``field``, ``op``, ``value``) and ``budget``
-    (tokens of the model the results hold together at most) as ``seamcut search`` takes them;
-    ``max_tokens``: ``budget``'s old name, deprecated."""
+    service. ``options``: a ``SearchOptions`` (``k``, ``mode``, ``filters``, ``budget``, and
+    ``api_key`` and ``timeout`` for a service), whose fields may be given as keywords instead
+    (``SeamcutSearch(db, k=4, budget=2000)``); ``max_tokens``: ``budget``'s old name, deprecated."""
 
-    def __init__(self, db: str | Path | None = None, url: str | None = None, *, k: int = 4,
-                 mode: str = "hybrid", filters: Sequence[Filter | Mapping[str, Any]] = (),
-                 budget: int | None = None, api_key: str | None = None, timeout: float = 60.0,
-                 max_tokens: int | None = None) -> None:
+    def __init__(self, db: str | Path | None = None, url: str | None = None,
+                 options: SearchOptions | None = None, **keywords: Any) -> None:
         if (db is None) == (url is None):
             raise ConfigError("give one of db (an index folder) or url (a seamcut serve service)")
+        how = search_options("SeamcutSearch", options, keywords)
         self.db, self.url = db, url.rstrip("/") if url else None
-        self.k, self.mode, self.budget = k, mode, budget_of(budget, max_tokens)
+        self.k, self.mode, self.budget = how.k, how.mode, how.budget
         self.filters = [f if isinstance(f, Filter) else Filter(f["field"], f.get("op", "eq"), f["value"])
-                        for f in filters]
-        self.api_key, self.timeout = api_key, timeout
+                        for f in how.filters]
+        self.api_key, self.timeout = how.api_key, how.timeout
         self._index: Any = None
 
     def results(self, query: str) -> list[dict[str, Any]]:

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..text.space import SPACE_SET, code_points
-from .measure import Measure
+from .measure import Measure, Trust
 from .pieces import encoded_pieces, piece_ends, segment_starts
 from .sizer import Sizer
 from ..renamed import renamed_in_module
@@ -82,8 +82,8 @@ class E5Sizer(Sizer):
             return not _nfkc_per_char_agrees(t[a:b], per_char)  # reordered or composed marks?
 
         return Measure.packed(text, seg, ends, overhead=self.overhead, margin=0,
-                              exact_midword=False, exact_trailing_space=False,
-                              unreliable=unreliable, spaces=self._spaces)
+                              trust=Trust(exact_midword=False, exact_trailing_space=False,
+                                          unreliable=unreliable, spaces=self._spaces))
 
 
 _E5_UNK = 3

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..errors import ConfigError
 from ..renamed import renamed_keyword
-from .measure import Measure
+from .measure import Measure, Trust
 from .pieces import piece_ends, split_pieces
 from .sizer import Sizer
 
@@ -154,12 +154,12 @@ class HFTokenizerSizer(Sizer):
         encs = self.tokenizer.encode_batch(pieces, add_special_tokens=False)
         if self._trailing_exact:  # no whitespace tokens: each token's own offsets serve
             return _EncodingMeasure(text, seg, encs, overhead=self.overhead, margin=self._margin,
-                                    exact_midword=False, exact_trailing_space=True,
-                                    checkpoints=seams)
+                                    trust=Trust(exact_midword=False, checkpoints=tuple(seams)))
 
         ends = [piece_ends(piece, start, e.offsets) for start, piece, e in zip(seg, pieces, encs)]
         return Measure.packed(text, seg, ends, overhead=self.overhead, margin=self._margin,
-                              exact_midword=False, exact_trailing_space=False, checkpoints=seams)
+                              trust=Trust(exact_midword=False, exact_trailing_space=False,
+                                          checkpoints=tuple(seams)))
 
 
 def stable_tokenizer_hash(tok: Any) -> str:

@@ -11,6 +11,7 @@ chunker confirms it with ``count``.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
 from typing import Any, Callable, Protocol, Sequence, runtime_checkable
 
 import numpy as np
@@ -20,6 +21,24 @@ from ..text.space import SPACE_SET
 from .sizer import Sizer
 
 Fine = Callable[[int], list[int]]
+
+
+@dataclass(frozen=True)
+class Trust:
+    """Where a span estimate of a ``Measure`` is unreliable beyond its ``margin``.
+
+    ``exact_midword``: an estimate whose cut falls inside a word is exact (False: it is to be
+    counted). ``exact_trailing_space``: one whose span ends in whitespace is exact (False for a
+    Unigram tokenizer, which turns that whitespace into a ``▁`` of its own). ``unreliable``:
+    ``unreliable(text, start, end)`` (offsets in code points) says a span is not to be trusted.
+    ``checkpoints``: offsets (code points, increasing) that a trusted span may not hold.
+    ``spaces``: the characters the tokenizer takes for whitespace at the two checks above."""
+
+    exact_midword: bool = True
+    exact_trailing_space: bool = True
+    unreliable: Callable[[str, int, int], bool] | None = None
+    checkpoints: tuple[int, ...] = ()
+    spaces: frozenset[str] = SPACE_SET
 
 
 class Measure:
@@ -33,7 +52,8 @@ class Measure:
 
     ``overhead`` is the units the model adds to any non-empty text. A span estimate is exact
     where both cuts fall at whitespace, except that it may fall short of the real count by up to
-    ``margin`` units, and it is unreliable where ``unreliable(text, start, end)`` says so, where
+    ``margin`` units, and it is unreliable where ``trust`` (a ``Trust``) says so:
+    where ``unreliable(text, start, end)`` says so, where
     the span holds one of ``checkpoints``, where a cut falls inside a word and ``exact_midword`` is
     False, or where the span ends in whitespace (which a Unigram tokenizer turns into a ``▁`` of
     its own) and ``exact_trailing_space`` is False. ``spaces`` are the characters the tokenizer
@@ -42,9 +62,7 @@ class Measure:
     """
 
     def __init__(self, text: str, ends: Sequence[int] | np.ndarray = (), *, overhead: int = 0,
-                 margin: int = 0, exact_midword: bool = True, exact_trailing_space: bool = True,
-                 unreliable: Callable[[str, int, int], bool] | None = None,
-                 checkpoints: Sequence[int] = (), spaces: frozenset[str] = SPACE_SET) -> None:
+                 margin: int = 0, trust: Trust = Trust()) -> None:
         self.text = text
         all_ends = ends.tolist() if isinstance(ends, np.ndarray) else list(ends)
         self._starts = [0]
@@ -54,11 +72,11 @@ class Measure:
         self._memo: dict[int, int] = {}
         self.overhead = overhead
         self.margin = margin
-        self.exact_midword = exact_midword
-        self.exact_trailing_space = exact_trailing_space
-        self.unreliable = unreliable
-        self.checkpoints = tuple(checkpoints)
-        self.spaces = spaces
+        self.exact_midword = trust.exact_midword
+        self.exact_trailing_space = trust.exact_trailing_space
+        self.unreliable = trust.unreliable
+        self.checkpoints = tuple(trust.checkpoints)
+        self.spaces = trust.spaces
 
     @classmethod
     def pieces(cls, text: str, starts: list[int], counts: Sequence[int], fine: Fine,

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from ..errors import ConfigError, require
-from .measure import Measure
+from .measure import Measure, Trust
 from .pieces import encoded_pieces, piece_ends, segment_starts
 from .sizer import Sizer
 
@@ -47,5 +47,6 @@ class TiktokenSizer(Sizer):
             after = [*offsets[1:], len(piece)]
             spans = [(a, max(b, a + 1)) for a, b in zip(offsets, after)]
             ends.append(piece_ends(piece, start, spans))
-        return Measure.packed(text, seg, ends, overhead=0, margin=3, exact_midword=False,
-                              exact_trailing_space=False, checkpoints=seams)
+        return Measure.packed(text, seg, ends, overhead=0, margin=3,
+                              trust=Trust(exact_midword=False, exact_trailing_space=False,
+                                          checkpoints=tuple(seams)))

@@ -3,6 +3,6 @@
 search playground. Static files that open from disk."""
 from __future__ import annotations
 
-from .build import asks_overlap, build_view, cut_all, strategies_of, strategies_of_run
+from .build import ViewOptions, asks_overlap, build_view, cut_all, strategies_of, strategies_of_run
 
-__all__ = ["asks_overlap", "build_view", "cut_all", "strategies_of", "strategies_of_run"]
+__all__ = ["ViewOptions", "asks_overlap", "build_view", "cut_all", "strategies_of", "strategies_of_run"]

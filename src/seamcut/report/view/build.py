@@ -12,10 +12,12 @@ all. Everything opens from disk: a document's data is a ``<script src>`` file th
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from ...errors import ConfigError
+from ...renamed import gathered
 from ...diagnose import strategy_overlaps
 from ...model import Chunk, Document
 from ...strategies import REGISTRY
@@ -80,16 +82,30 @@ def cut_all(documents: Sequence[Document], strategies: Sequence[StrategySpec],
     return out
 
 
+@dataclass(frozen=True)
+class ViewOptions:
+    """How ``build_view`` writes a view: ``search``: link ``search.html`` (``--serve``);
+    ``model``: the tokenizer sizes are checked with (None: the default model); ``page_images``:
+    render PDF pages (False: the pages drawn without images); ``password``: the PDFs' password
+    (None: none)."""
+
+    search: bool = False
+    model: Any = None
+    page_images: bool = True
+    password: str | None = None
+
+
 def build_view(out: str | Path, documents: Sequence[Document], strategies: Sequence[StrategySpec],
                chunkings: Mapping[str, Sequence[Chunk]] | None = None, *,
-               compare: Mapping[str, Any] | None = None, search: bool = False,
-               model: Any = None, page_images: bool = True, password: str | None = None) -> Path:
+               compare: Mapping[str, Any] | None = None, options: ViewOptions | None = None,
+               **keywords: Any) -> Path:
     """Write the view of ``documents`` cut by ``strategies`` into ``out``; returns
     ``out/index.html``. ``chunkings``: the chunks by strategy label (None: ``cut_all``);
     ``compare``: a ``seamcut compare --json`` run, written as ``questions.html`` by the
-    ``questions`` part's ``write_questions``; ``search``: link ``search.html`` (``--serve``);
-    ``model``: the tokenizer sizes are checked with (None: the default model); ``page_images``:
-    render PDF pages (False: the pages drawn without images)."""
+    ``questions`` part's ``write_questions``; ``options``: a ``ViewOptions``, whose fields may
+    be given as keywords too (``search=True``)."""
+    how = gathered("build_view", options or ViewOptions(), keywords)
+    search, model, page_images, password = how.search, how.model, how.page_images, how.password
     root = Path(out)
     (root / "docs").mkdir(parents=True, exist_ok=True)
     copy_static(root, *STATIC_FILES)
