@@ -154,6 +154,6 @@ def test_a_compare_parses_each_spec_once_and_its_workers_get_the_spec_whole(setu
     result = seamcut.compare([tmp / "docs"], questions, strategies=["fixed", "fixed:size=48:overlap=8"], size=64,
                              embedder=emb, workdir=tmp / "work", progress=False)
     assert parsed == ["fixed", "fixed:size=48:overlap=8"]
-    assert {type(j.spec) for j in sent} == {spec_module.StrategySpec} and len(sent) == 6
-    assert {j.spec.label: j.spec.config.size for j in sent} == {"fixed": 64, "fixed:size=48:overlap=8": 48}
+    assert {type(j.cutting) for j in sent} == {spec_module.StrategySpec} and len(sent) == 6
+    assert {j.cutting.label: j.cutting.config.size for j in sent} == {"fixed": 64, "fixed:size=48:overlap=8": 48}
     assert [s.options for s in result.strategies] == [{"size": 64}, {"size": 48, "overlap": 8}]

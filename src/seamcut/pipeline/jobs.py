@@ -47,11 +47,11 @@ def cut_with(document: Document, cutting: Cutting) -> list[Chunk]:
 
 @dataclass(frozen=True)
 class CutJob:
-    """One file to read (``read``) and cut with ``spec``: the strategy and its config, parsed and
-    checked once where the build began (it travels pickled, and the worker parses nothing), or
-    chunks already made (``Made``)."""
+    """One file to read (``read``) and cut as ``cutting`` says: a strategy and its config (a
+    ``StrategySpec``, parsed and checked once where the build began; it travels pickled, and the
+    worker parses nothing), or chunks already made (``Made``)."""
     read: ReadJob
-    spec: Cutting
+    cutting: Cutting
 
 
 @dataclass
