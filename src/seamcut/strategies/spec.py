@@ -66,8 +66,9 @@ def slug(label: str) -> str:
 
 def parse_spec(text: str) -> StrategySpec:
     """``NAME`` or ``NAME:OPTION=VALUE:OPTION=VALUE...``; values are typed by the option's
-    default (``true``/``false``, whole numbers, decimals, words). Raises ValueError naming the
-    spec and what is wrong: an unknown strategy or option, a missing ``=``, a bad value."""
+    default (``true``/``false``, whole numbers, decimals, words). Raises ``ConfigError`` (a
+    ``ValueError``) naming the spec and what is wrong: an unknown strategy or option, a missing
+    ``=``, a bad value."""
     label = text.strip()
     name, *pairs = label.split(":")
     _registered(label, name)
