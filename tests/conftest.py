@@ -33,7 +33,7 @@ settings.register_profile("more", max_examples=1000, derandomize=False, deadline
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 #: what the tests touch beside the repository (``tests/helpers/outside.py``): a test that reads
-#: ``../shared`` passes here and fails in a user's clone, so it fails here too
+#: a folder beside the repository passes here and fails in a user's clone, so it fails here too
 sys.addaudithook(OUTSIDE.hook)
 
 _ENV = ("SEAMCUT_CACHE", "MPLCONFIGDIR")

@@ -49,13 +49,13 @@ def test_the_repository_the_temporary_folder_and_python_are_not_outside(tmp_path
     assert not guard.is_outside(os.path.join(tempfile.gettempdir(), "x"))
     assert not guard.is_outside(os.__file__)
     assert not guard.is_outside("/usr/share/tesseract-ocr")
-    assert guard.is_outside(str(ROOT.parent / "shared" / "data" / "README.md"))
+    assert guard.is_outside(str(BESIDE / "data" / "README.md"))
 
 
 def test_a_folder_that_holds_the_software_is_not_watched(tmp_path):
     guard = OutsideReads(tmp_path / "repo", watched=(Path("/"), tmp_path), allowed=(tmp_path / "repo",))
     assert not guard.is_outside("/usr/lib/x") and not guard.is_outside("/etc/hosts")
-    assert guard.is_outside(str(tmp_path / "shared" / "x"))
+    assert guard.is_outside(str(tmp_path / "beside" / "x"))
 
 
 def test_every_data_file_is_listed_with_its_digest():
@@ -76,11 +76,27 @@ def test_every_data_file_is_listed_with_its_digest():
     assert all(f"`{top.name}/" in readme for top in data.iterdir() if top.is_dir())
 
 
+#: a path out of the repository's parent folder: its ``ROOT.parent``, a ``parents[N].parent`` (a
+#: relative ``"../x"`` opened from the working folder is the audit hook's to see)
+_CLIMBS = re.compile(r"ROOT\.parent\b|parents\[\d+\]\.parent\b")
+_PARENTS = re.compile(r"parents\[(\d+)\]")
+
+
+def _climbs(relative: Path, line: str) -> bool:
+    """Whether ``line`` of the test file at ``relative`` (to the repository) builds a path beside
+    the repository: ``Path(__file__).resolve().parents[N]`` with N at least the file's depth is
+    the repository's parent folder."""
+    return bool(_CLIMBS.search(line)) or any(int(n) >= len(relative.parts) for n in _PARENTS.findall(line))
+
+
 def test_no_test_names_a_folder_beside_the_repository():
     """A C library handed a path (pdfium opening a PDF) reads where the audit hook cannot see:
-    no test or helper builds a path out of the repository's parent folder or ``../shared``."""
-    beside = re.compile(r"""ROOT\.parent\b|parents\[\d\]\.parent\b|["'/]\.\./shared|["']shared["']\s*/""")
+    no test or helper builds a path out of the repository's parent folder."""
     found = [f"{p.relative_to(ROOT)}:{n}" for p in sorted((ROOT / "tests").rglob("*.py"))
              if p.name != "test_outside_reads.py"
-             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if beside.search(line)]
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+             if _climbs(p.relative_to(ROOT), line)]
     assert not found, found
+    assert _climbs(Path("tests/test_x.py"), 'PDFS = Path(__file__).resolve().parents[2] / "data"')
+    assert not _climbs(Path("tests/test_x.py"), "ROOT = Path(__file__).resolve().parents[1]")
+    assert _climbs(Path("tests/a/test_x.py"), 'DATA = ROOT.parent / "data"')

@@ -1,13 +1,13 @@
 """Where the tests find their data: ``tests/data`` (real documents by others, each folder with its
 source and licence: ``tests/data/README.md``), the bundled example, the tokenizers. Nothing beside
-the repository: a user's clone has no ``../shared`` (``tests/helpers/outside.py`` holds them to it)."""
+the repository, which a user's clone does not have (``tests/helpers/outside.py`` holds them to it)."""
 from __future__ import annotations
 
 import importlib.util
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-#: the real documents the tests read (a subset of the project's shared data, copied in)
+#: the real documents the tests read (a subset of the project's evaluation data, copied in)
 DATA = ROOT / "tests" / "data"
 #: single pages of the docugami 10-Q filings, cut out whole with qpdf (``tests/data/README.md``)
 FILING_PAGES = DATA / "docugami-10q" / "pages"

@@ -1,11 +1,11 @@
-"""The tests read nothing beside the repository (issue 51): a user's clone has no ``../shared``, so a
+"""The tests read nothing beside the repository (issue 51): a user's clone has nothing beside it, so a
 test that reads a file there passes in CI and fails on the user's machine.
 
 An audit hook (PEP 578) sees every ``open``, folder listing and child process of a test process.
 What a test opens or lists, or hands a child process as a path, is *outside* where it lies in
-the folders around the repository (its parent folder and below: where ``../shared`` is) and
-neither in the repository nor in the system's temporary folder: where data would be read from by
-mistake. Installed software (the virtual environment, Python, ``/usr``, ``/etc``, ``/proc``) and
+the folders around the repository (its parent folder and below, where the project's data lies)
+and neither in the repository nor in the system's temporary folder: where data would be read
+from by mistake. Installed software (the virtual environment, Python, ``/usr``, ``/etc``, ``/proc``) and
 the home folder (fonts, libraries' settings) are not the tests' data and are not watched.
 ``tests/conftest.py`` fails the test during which an outside path was touched (an error at its
 teardown, naming the paths).
