@@ -52,3 +52,18 @@ def yaml_lines(node: Any) -> dict[tuple[Any, ...], int]:
                 out.setdefault((*path, i), v.start_mark.line + 1)
                 stack.append((v, (*path, i), inside))
     return out
+
+
+def load_yaml(text: str) -> tuple[Any, dict[tuple[Any, ...], int]]:
+    """A YAML document's data (safe types only) and where each of its keys and list items stands
+    (``yaml_lines``), from one parse. Raises ``yaml.YAMLError`` as ``yaml.safe_load`` does."""
+    import yaml
+
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None, {}
+        return loader.construct_document(node), yaml_lines(node)
+    finally:
+        loader.dispose()

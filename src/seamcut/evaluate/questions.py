@@ -155,18 +155,17 @@ class _Item:
 def _yaml_items(p: Path, text: str) -> list[_Item]:
     import yaml
 
-    from ..keys import yaml_lines
+    from ..keys import load_yaml
 
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data, lines = load_yaml(text)
     except yaml.YAMLError as exc:
         # where the broken construct opened (an unclosed bracket), else where parsing stopped
         mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
         where = f":{mark.line + 1}" if mark else ""
         raise QuestionsError(f"{p}{where}: not valid YAML ({getattr(exc, 'problem', exc)})") from None
-    if node is None:
+    if data is None:
         return []
-    data, lines = yaml.safe_load(text), yaml_lines(node)
     top: tuple[Any, ...] = ()
     if isinstance(data, dict) and "questions" in data:
         _only_questions(p, data, lines)

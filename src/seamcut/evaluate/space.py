@@ -90,13 +90,11 @@ def load_space(path: str | Path) -> Space:
     """A space from a YAML file. Raises ``SpaceError`` naming the file and the key at fault."""
     import yaml
 
-    from ..keys import yaml_lines
+    from ..keys import load_yaml
 
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        data, lines = load_yaml(p.read_text(encoding="utf-8"))
     except OSError as exc:
         raise SpaceError(f"{p}: cannot read the space file ({exc.strerror or exc})") from None
     except UnicodeDecodeError as exc:
@@ -105,7 +103,7 @@ def load_space(path: str | Path) -> Space:
         mark = getattr(exc, "problem_mark", None)
         where = f":{mark.line + 1}" if mark else ""
         raise SpaceError(f"{p}{where}: not valid YAML ({getattr(exc, 'problem', exc)})") from None
-    return parse_space(data, str(p), yaml_lines(node) if node is not None else {})
+    return parse_space(data, str(p), lines)
 
 
 def parse_space(data: Any, where: str = "space", lines: dict[tuple[Any, ...], int] | None = None) -> Space:

@@ -137,14 +137,12 @@ def _yaml_rows(p: Path, raw: str) -> list[tuple[int, Any]]:
     line each starts on."""
     import yaml
 
-    from ..keys import yaml_lines
+    from ..keys import load_yaml
 
     try:
-        node = yaml.compose(raw, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(raw)
+        data, lines = load_yaml(raw)
     except yaml.YAMLError as exc:
         raise InputError(p, f"not valid YAML: {exc}") from None
-    lines = yaml_lines(node) if node is not None else {}
     if isinstance(data, list):
         return [(lines.get((i,), 0), item) for i, item in enumerate(data)]
     if not isinstance(data, dict):
