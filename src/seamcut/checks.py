@@ -190,8 +190,8 @@ def _indexing(given: "Indexing | None", keywords: dict[str, Any]) -> "Indexing":
 
 def _spec(strategy: "str | StrategySpec") -> "StrategySpec":
     """A strategy as its ``StrategySpec``: parsed where it is words (the one parse of a call)."""
-    from .strategies.spec import StrategySpec, parse_spec
-    return strategy if isinstance(strategy, StrategySpec) else parse_spec(strategy)
+    from .peers import parse_contestant
+    return parse_contestant(strategy) if isinstance(strategy, str) else strategy
 
 
 def _checked(asked: Sequence["Question"], documents: "Sequence[Document] | None", files: Sequence[Any],

@@ -9,11 +9,11 @@ from typing import Any, Sequence
 from seamcut.evaluate import CompareResult, Question, compare
 from seamcut.evaluate.options import Indexing, Judging
 from seamcut.pipeline.options import BuildOptions
-from seamcut.strategies.spec import parse_spec
+from seamcut.peers import parse_contestant
 
 
 def compared(documents: Sequence[Any], questions: Sequence[Question], strategies: Sequence[str], embedder: Any,
              workdir: str | Path, k: int = 4) -> CompareResult:
     """``strategies`` (spec words) compared on ``documents`` at ``k``, quietly (no progress)."""
-    return compare(documents, questions, [parse_spec(s) for s in strategies],
+    return compare(documents, questions, [parse_contestant(s) for s in strategies],
                    Indexing(embedder, workdir, build=BuildOptions(progress=False)), Judging(k=k))

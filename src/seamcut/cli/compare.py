@@ -26,7 +26,12 @@ class CompareFlags(Flags):
     and the sizes every strategy is cut to."""
     strategies: Annotated[Optional[str], typer.Option(
         "--strategies", help=f"Comma-separated (default: all of {', '.join(REGISTRY)}); a variant as "
-                             "NAME:OPTION=VALUE:..., e.g. parent-child:parents=blocks:size=48.")] = None
+                             "NAME:OPTION=VALUE:..., e.g. parent-child:parents=blocks:size=48. Also another library's "
+                             "pipeline, run as its users run it (LIBRARY:CHUNKER:OPTION=VALUE, its options by "
+                             "its own names; :reader=seamcut cuts seamcut's reading): langchain:recursive:"
+                             "chunk_size=1000:chunk_overlap=200, llamaindex:sentence, chonkie:recursive, "
+                             "unstructured:by_title, pymupdf4llm:markdown, docling:hybrid; or chunks:PATH, "
+                             "chunks made anywhere (JSONL: text, source, page).")] = None
     k: K = 4
     budget: Annotated[Optional[List[str]], typer.Option(
         "--budget", help="Tokens sent to the model per question to score at (repeat it or give a comma "
@@ -40,10 +45,11 @@ class CompareFlags(Flags):
     def specs(self) -> list["StrategySpec"]:
         """The strategies, each parsed once (the one parse of the command), with the sizes
         given for every one under its own options."""
-        from ..strategies.spec import parse_spec, run_sizes
+        from ..peers import parse_contestant
+        from ..strategies.spec import run_sizes
         names = [s.strip() for s in self.strategies.split(",") if s.strip()] if self.strategies else list(REGISTRY)
         sizes = run_sizes(self.size, self.overlap, self.unit.value)
-        return [parse_spec(name).with_defaults(sizes) for name in names]
+        return [parse_contestant(name).with_defaults(sizes) for name in names]
 
 
 def compare_command(

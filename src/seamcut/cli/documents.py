@@ -37,6 +37,8 @@ def chunk_command(
 ) -> None:
     """Cut documents into chunks, as JSON lines: each document's line (its metadata, once), then
     one line per chunk of it with every Chunk field (docs/strategies.md)."""
+    from ..peers.spec import cut_as_judged
+    from ..strategies.spec import StrategySpec
     spec = cutting.resolve()
     if within_paragraph:
         if spec.name != "recursive":
@@ -53,7 +55,11 @@ def chunk_command(
         for doc in corpus.documents:
             notes.extend(doc.metadata.get("warnings", ()))
             with held_reports() as held:
-                chunks = chunk_document(doc, spec)  # a bad config: the same for every file
+                if isinstance(spec, StrategySpec):
+                    chunks = chunk_document(doc, spec)  # a bad config: the same for every file
+                else:  # another library's pipeline: its chunks, laid out as their own document
+                    doc, chunks = cut_as_judged(spec, doc)
+                    notes.extend(w for w in doc.metadata.get("warnings", ()) if w not in notes)
             notes.extend(held)
             write_document(sink, doc, chunks)
             stats.append((doc.source, [c.tokens for c in chunks]))

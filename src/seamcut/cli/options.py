@@ -175,11 +175,19 @@ class StrategyFlags:
             opts["unit"] = self.unit.value
         return opts
 
-    def resolve(self) -> "StrategySpec":
+    def resolve(self) -> "StrategySpec | PeerSpec | ChunksSpec":
         """The strategy as one checked value: the spec parsed, then the flags' options over its
-        own. An unknown strategy or option raises ``ConfigError``."""
-        from ..strategies.spec import parse_spec
-        return parse_spec(self.spec).with_options(self.options())
+        own; or another library's pipeline (``seamcut.peers``), which takes its options in the
+        spec only. An unknown strategy or option raises ``ConfigError``."""
+        from ..peers import parse_contestant
+        from ..strategies.spec import StrategySpec
+        spec = parse_contestant(self.spec)
+        if isinstance(spec, StrategySpec):
+            return spec.with_options(self.options())
+        if self.options():
+            raise ConfigError(f"{self.spec!r} takes its library's options in the spec "
+                              f"({spec.label}:OPTION=VALUE), not --{', --'.join(k.replace('_', '-') for k in self.options())}")
+        return spec
 
 
 @dataclass(frozen=True)

@@ -274,11 +274,13 @@ def compare_table(result: "CompareResult") -> Table:
     tied = "; * best, = tied with it within noise" if choice and len(choice.tied) > 1 else ""
     table = Table(title=f"{n} questions, top {result.k} by {result.mode} search, model {result.model}{tied}",
                   title_justify="left")
+    kept = any(s.contestant for s in result.strategies)  # another library's: did its answers survive?
     cols = ["strategy", f"hits@{result.k}", "%", "hits@1", "MRR", "chunks", "median tokens",
             "build s", "tokens/question"] + ([f"hits≤{result.budget} tok"] if result.budget else []) \
-        + (["span recall", "precision", "IoU"] if spans else [])
-    for col in cols:
-        table.add_column(col, justify="left" if col == "strategy" else "right")
+        + (["answer kept"] if kept else []) + (["span recall", "precision", "IoU"] if spans else [])
+    for col in cols:  # a long spec is folded, never cut short: it names what was judged
+        table.add_column(col, justify="left" if col == "strategy" else "right",
+                         overflow="fold" if col == "strategy" else "ellipsis")
     for s in result.strategies:
         at1 = sum(1 for o in s.outcomes if o.rank == 1)
         mark = "" if choice is None else " *" if s.name == choice.chosen else " =" if s.name in choice.tied else ""
@@ -288,11 +290,21 @@ def compare_table(result: "CompareResult") -> Table:
                f"{s.tokens_per_question:.0f}"]
         if result.budget:
             row.append(f"{s.at_budget(result.budget).hits}/{n}")
+        if kept:
+            row.append(f"{sum(bool(k) for k in s.kept)}/{n}" if s.kept else "-")
         if spans:
             m = s.span_means()
             row += [f"{m.recall:.1%}", f"{m.precision:.1%}", f"{m.iou:.1%}"] if m else ["-"] * 3
         table.add_row(*row)
     return table
+
+
+def contestant_line(c: dict) -> str:
+    """What a contestant is, in one line: its reader, its chunker with its options, the versions."""
+    opts = ", ".join(f"{k}={v!r}" for k, v in c["options"].items())
+    chunker = c.get("splitter") or c["chunker"]
+    versions = ", ".join(f"{p} {v}" for p, v in c["versions"].items())
+    return f"{c['reader']} + {chunker}({opts})" + (f"; {versions}" if versions else "")
 
 
 def print_builds(result: "CompareResult") -> None:
@@ -324,6 +336,12 @@ def print_comparison(result: "CompareResult") -> None:
     strategy is best and whether its lead over each other one is more than noise, within the
     budget, at k and at 1."""
     Console(width=max(Console().width, 140)).print(compare_table(result))
+    for s in result.strategies:
+        if s.contestant:
+            err.print(f"{s.name}: {contestant_line(s.contestant)}", soft_wrap=True)
+    if any(s.contestant for s in result.strategies):
+        err.print("answer kept: questions whose answer some chunk holds whole (a miss where none does was "
+                  "lost in reading or cutting, not in search)", soft_wrap=True)
     held = sum(o.question.source_only for o in (result.strategies[0].outcomes if result.strategies else ()))
     if held:
         err.print(f"hits: for {held} question(s), only a chunk of the document the question names "

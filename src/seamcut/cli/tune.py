@@ -46,7 +46,8 @@ class SearchFlags(Flags):
     versus: Annotated[Optional[str], typer.Option(
         "--versus", help="Chunkings the winner is tested against (paired, on the held-out "
                          "questions), comma-separated specs searched hybrid, e.g. "
-                         "'structure,fixed:size=512'; each is built on every document in the final "
+                         "'structure,fixed:size=512', or another library's pipeline as compare takes it "
+                         "('langchain:recursive:chunk_size=1000', chunks:PATH); each is built on every document in the final "
                          "round, which costs an index each. none: no test. Default: every "
                          "strategy's defaults.")] = None
     plan: Annotated[bool, typer.Option(

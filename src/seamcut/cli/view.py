@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, List, Optional
+from typing import Annotated, Any, List, Optional
 
 import typer
 
@@ -14,9 +14,6 @@ from .errors import fail
 from .options import (Flags, Model, Overlap, Paths, ReadFlags, Size, StrategyFlags, Tokenizer, Unit,
                       UnitOption)
 from .render import err, print_failures, print_warnings
-
-if TYPE_CHECKING:
-    from ..strategies.spec import StrategySpec
 
 
 @dataclass(frozen=True)
@@ -100,7 +97,7 @@ def view_command(
         _serve(out, paths, specs, model, embedder, reading, output.port)
 
 
-def _serve(out: Path, paths: list[Path], specs: list[StrategySpec], model: str, embedder: Any,
+def _serve(out: Path, paths: list[Path], specs: list[Any], model: str, embedder: Any,
            reading: ReadFlags, port: int) -> None:
     """Each strategy indexed under OUT/index/SLUG as compare indexes it (reused when the files
     are unchanged), then OUT served with the search page."""

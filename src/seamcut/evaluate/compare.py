@@ -28,12 +28,14 @@ from typing import Any, Mapping, Sequence
 
 from ..errors import ConfigError, ConfigTypeError
 from ..model import Document
+from ..pipeline.jobs import CONTESTANTS
 from ..pipeline.report import BuildReport, saved_report
 from ..readers import expand
 from ..strategies import REGISTRY
 from ..strategies.spec import StrategySpec, slug
 from .budget import DEPTH, FIXED_BUDGETS, default_budget
 from .indexes import Digests, different_files, index_documents, index_files, missing_files, plain_options
+from .kept import answers_kept
 from .judge import (Outcome, Pick, StrategyResult, comparisons, judge, judged_hits, paired, pick, simplicity,
                     tie_line)
 from .options import Indexing, Judging, Ready, check_budgets
@@ -109,7 +111,8 @@ class CompareResult:
 def _strategy_json(s: StrategyResult, budgets: Sequence[int]) -> dict[str, Any]:
     spans = s.span_means()
     return {
-        "name": s.name, "options": s.options, "hits": s.hits, "hit_rate": s.hit_rate, "mrr": s.mrr,
+        "name": s.name, "options": s.options, "contestant": s.contestant,
+        "answer_kept": sum(bool(k) for k in s.kept) if s.kept else None, "hits": s.hits, "hit_rate": s.hit_rate, "mrr": s.mrr,
         "budgets": {str(b): s.at_budget(b).to_dict() for b in budgets},
         "chunks": s.chunks, "build_seconds": round(s.build_seconds, 3),
         "chunk_seconds": round(s.chunk_seconds, 3), "embed_seconds": round(s.embed_seconds, 3),
@@ -121,7 +124,8 @@ def _strategy_json(s: StrategyResult, budgets: Sequence[int]) -> dict[str, Any]:
         "span": None if spans is None else {"recall": spans.recall, "precision": spans.precision,
                                             "iou": spans.iou},
         # every question with its results (their text left out: the misses carry it), for the view
-        "per_question": [{**_outcome_json(o, text=False), "rank": o.rank} for o in s.outcomes],
+        "per_question": [{**_outcome_json(o, text=False), "rank": o.rank,
+                          **({"kept": s.kept[i]} if s.kept else {})} for i, o in enumerate(s.outcomes)],
         "misses": [_outcome_json(o) for o in s.misses()],
         "no_answer": [_outcome_json(o) for o in s.no_answer],
     }
@@ -204,6 +208,10 @@ def _compared(documents: Sequence[Document] | Sequence[str | Path], questions: S
     in_memory = [d for d in documents if isinstance(d, Document)]
     if in_memory and len(in_memory) < len(documents):
         raise ConfigTypeError("give Documents or files and folders, not both")
+    own = [s.label for s in specs if isinstance(s, CONTESTANTS) and s.reads is not None]
+    if in_memory and own:
+        raise ConfigError(f"{', '.join(own)} read files with their own library's reader: give files, not "
+                          "Documents (or add :reader=seamcut to cut seamcut's reading)")
     work = Path(indexing.workdir)
     refused: dict[str, str] = {}
     paths = [] if in_memory else [str(f) for f in expand(list(documents), refused)]  # type: ignore[arg-type]
@@ -237,6 +245,8 @@ def _compared(documents: Sequence[Document] | Sequence[str | Path], questions: S
                                       + (f": {'; '.join(failures[:5])}" if failures else ""))
             results.append(judge(spec.label, plain_options(spec.options), index, questions, judging, report,
                                  indexing.build.progress))
+            results[-1].kept = answers_kept(index, [o.question for o in results[-1].outcomes])
+            results[-1].contestant = spec.describe() if isinstance(spec, CONTESTANTS) else None
             results[-1].rebuilt = rebuilt
             results[-1].built = report if in_memory else (saved_report(folder)[0] or report)
     uneven = different_files(missing, len(paths))

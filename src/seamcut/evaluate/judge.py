@@ -108,6 +108,12 @@ class StrategyResult:
     build: BuildReport | None = None
     rebuilt: str | None = None
     built: BuildReport | None = None
+    #: per answerable question (``outcomes``' order), whether a chunk of the index holds its
+    #: answer at all (``seamcut.evaluate.kept``; None: scored by spans alone); empty: not taken
+    kept: list[bool | None] = field(default_factory=list)
+    #: another library's pipeline, or chunks made elsewhere: what it is (library, versions,
+    #: reader, chunker, options: ``PeerSpec.describe``); None for seamcut's strategies
+    contestant: dict[str, Any] | None = None
 
     @property
     def build_seconds(self) -> float:

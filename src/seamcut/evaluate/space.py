@@ -69,6 +69,8 @@ def over_model(spec: StrategySpec, model: str) -> str | None:
     every embedded chunk must fit; None where it fits. Parents, never embedded, are not bound."""
     from ..pipeline.jobs import model_sized
     from ..tokens import load_sizer
+    if spec.name not in REGISTRY:
+        return None  # another library's chunker: its chunks over the input are embedded truncated, and said
     options = model_sized(spec.options, model)
     config = REGISTRY[spec.name][1](**options)
     if config.unit != "tokens":

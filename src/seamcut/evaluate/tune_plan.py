@@ -14,7 +14,8 @@ from typing import Any, Sequence
 from ..errors import ConfigError
 from ..readers import expand
 from ..strategies import REGISTRY
-from ..strategies.spec import StrategySpec, parse_spec
+from ..peers import parse_contestant
+from ..strategies.spec import StrategySpec
 from .questions import Question, source_matches
 from .options import TuneOptions
 from .space import Candidate, Space, default_space, over_model
@@ -64,7 +65,7 @@ def _over_model(specs: Sequence[StrategySpec], model: str) -> dict[str, str]:
 def default_candidates(names: Sequence[str | StrategySpec] | None = None) -> list[Candidate]:
     """Strategies with their defaults, searched hybrid: what the winner is tested against
     (``names``, specs or their words, each parsed once here; None: every registered strategy)."""
-    return [Candidate(name if isinstance(name, StrategySpec) else parse_spec(name), "hybrid")
+    return [Candidate(parse_contestant(name) if isinstance(name, str) else name, "hybrid")
             for name in (REGISTRY if names is None else names)]
 
 

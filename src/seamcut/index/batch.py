@@ -22,3 +22,10 @@ class Cut:
     @cached_property
     def searchable(self) -> list[Chunk]:
         return searchable(self.chunks)
+
+    @property
+    def embedded(self) -> list[str]:
+        """The text embedded for each searchable chunk, in order: its ``text``, or where another
+        text was embedded for it (a contestant's chunk over the model's input, chunks made
+        elsewhere: ``seamcut.peers.layout``) its ``metadata["embedded"]``."""
+        return [c.metadata.get("embedded") or c.text for c in self.searchable]

@@ -168,7 +168,7 @@ class Index(Reading):
         the one the index was built with) and give each cut its vectors; how many chunks. A chunk
         over the model's input raises ``LongInputError`` (indexes into the cuts' chunks, in
         order)."""
-        vectors = self._embed([c.text for cut in cuts for c in cut.searchable])
+        vectors = self._embed([t for cut in cuts for t in cut.embedded])
         at = 0
         for cut in cuts:
             n = len(cut.searchable)

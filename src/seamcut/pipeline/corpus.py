@@ -41,6 +41,9 @@ class ReadOptions:
     languages: tuple[str, ...] | None = None
     password: str | None = None
     encoding: str | None = None
+    #: another library's reader, read with instead of seamcut's (``seamcut.peers.PeerReader``: a
+    #: contestant's own reading; it has ``read(path, fields) -> Document``); None: seamcut's
+    reader: Any = None
 
 
 @dataclass(frozen=True)
@@ -189,9 +192,10 @@ def _read_once(job: ReadJob) -> Read:
         except (OSError, ValueError, TypeError, KeyError):  # torn or stale: read the file again
             pass
     try:
-        doc = read(path, encoding=options.encoding, ocr=options.ocr, password=options.password,
-                   languages=list(options.languages) if options.languages else None,
-                   fields=job.fields or None)
+        doc = (options.reader.read(path, job.fields or None) if options.reader is not None else
+               read(path, encoding=options.encoding, ocr=options.ocr, password=options.password,
+                    languages=list(options.languages) if options.languages else None,
+                    fields=job.fields or None))
     except InputError as exc:
         return Read(path, failure=Failure(path, str(exc)), digest=digest, cpu_seconds=_cpu() - t0)
     except MissingError as exc:  # the file may be fine: this machine cannot read it

@@ -47,8 +47,8 @@ class _HereStages:
                 yield CutFile(Read(doc.source, digest=digest, unchanged=True))
                 continue
             t0 = time.process_time()
-            chunks = cut_with(doc, self.cutting)
-            yield CutFile(Read(doc.source, doc, digest=digest), chunks, time.process_time() - t0,
+            cut, chunks = cut_with(doc, self.cutting)
+            yield CutFile(Read(doc.source, cut, digest=digest), chunks, time.process_time() - t0,
                           pages=max(1, len(doc.page_starts)), cut_tokens=embedded_while_cutting(chunks))
 
     def embed(self, got: CutFile) -> None:

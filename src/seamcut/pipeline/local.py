@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator, Sequence
 from ..embed import PooledEmbedder
 from ..errors import ConfigError
 from ..ground.processes import IsolatedPool, usable_cpus
-from .corpus import Limits, Read, failed, read_jobs
+from .corpus import Limits, Read, failed
 from .flow import Run, run_stages
-from .jobs import CutFile, CutJob, Cutting
+from .jobs import CutFile, CutJob, Cutting, cut_jobs
 from .options import BuildOptions
 from .report import BuildReport
 from .stages import cut_file, file_size
@@ -75,7 +75,7 @@ def _local_stages(run: Run, paths: Sequence[str | Path], spec: Cutting,
     """Where a local build's stages run: its reading workers (``pool``, else its own) and its
     embedding and writing threads, started for the block and stopped at its end."""
     how = run.how
-    jobs = [CutJob(j, spec) for j in read_jobs(paths, how.read_options, how.catalog, how.cache, run.known)]
+    jobs = cut_jobs(paths, spec, how, run.known)
     embedder = run.model()  # loaded (and checked) before any file is read
     pool = pool or cutting_pool(how.limits, len(jobs))
     run.count(len(jobs), sum(file_size(j.read.path) for j in jobs), usable_cpus())

@@ -34,9 +34,9 @@ from ..embed import TORCH_TWIN, spec_of
 from ..index.batch import Cut
 from ..index.rows import searchable
 from ..ground.processes import IsolatedPool, own_temp, usable_cpus
-from .corpus import Failure, Limits, Read, failed, read_jobs
+from .corpus import Failure, Limits, Read, failed
 from .flow import Batches, Run, run_stages
-from .jobs import CutFile, CutJob, Cutting
+from .jobs import CutFile, Cutting, cut_jobs
 from .options import BuildOptions
 from .report import BuildReport
 from .stages import cut_file, embed_batch, file_size
@@ -167,7 +167,7 @@ class _Embedding:
         self.embedder = embedder
 
     def embed(self, cuts: Sequence[Cut]) -> int:
-        texts = [c.text for cut in cuts for c in cut.searchable]
+        texts = [t for cut in cuts for t in cut.embedded]
         vectors = self.embedder.embed_passages(texts) if texts else np.zeros((0, self.embedder.dim), np.float32)
         at = 0
         for cut in cuts:
@@ -231,7 +231,7 @@ def _ray_stages(run: Run, paths: Sequence[str | Path], spec: Cutting, address: s
     """Where a build's stages run on Ray: reading and cutting in CPU tasks, embedding in an
     actor pool (the index's model loaded once per actor), for the block."""
     index, how = run.index, run.how
-    jobs = [CutJob(j, spec) for j in read_jobs(paths, how.read_options, how.catalog, how.cache, run.known)]
+    jobs = cut_jobs(paths, spec, how, run.known)
     embedder = run.model(here=False)  # the actors' embedding caches are not counted here
     index.settings.embedder, index.settings.dim = embedder.name, int(embedder.dim)
     inner = getattr(embedder, "cache", None)

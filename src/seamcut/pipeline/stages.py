@@ -52,7 +52,7 @@ def cut_file(job: CutJob) -> CutFile:
     t0 = time.process_time()
     try:
         with held_reports() as held:
-            out.chunks = cut_with(doc, job.cutting)
+            got.document, out.chunks = cut_with(doc, job.cutting)
         out.held = held[0] if held else None
         out.cut_tokens = embedded_while_cutting(out.chunks)
     except ConfigError:

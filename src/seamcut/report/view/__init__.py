@@ -1,6 +1,7 @@
 """``seamcut view``: the cuts drawn in place, PDF pages with element and chunk boxes
 (``build``, ``data``, ``pages``), and, from the ``questions`` part, per-question results and the
-search playground. Static files that open from disk."""
+search playground; a run's contestants (``contestants``) drawn over their own laid-out text.
+Static files that open from disk."""
 from __future__ import annotations
 
 from .build import ViewOptions, asks_overlap, build_view, cut_all, strategies_of, strategies_of_run

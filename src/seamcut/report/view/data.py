@@ -50,7 +50,8 @@ def document_data(doc: Document, chunkings: Sequence[Chunking], pages_url: str =
     """The view's data for ``doc``: ``text``, ``pages`` (``[[width, height, first offset], ...]``
     in points, empty without pages or sizes), ``pages_url`` (folder of the page images, relative
     to the document's page; empty: none), ``elements`` (``[kind, start, end, page, bbox or
-    null]``) and ``strategies`` (``strategy_data`` of each). ``page_sizes``: the pages' sizes
+    null]``), ``laid_out`` (whether the text is a contestant's chunks laid end to end, and
+    ``contestant``: its label) and ``strategies`` (``strategy_data`` of each). ``page_sizes``: the pages' sizes
     in points where the document does not carry them (``page_sizes`` in its metadata)."""
     sizes = doc.metadata.get("page_sizes") or page_sizes or []
     starts = list(doc.page_starts)
@@ -61,6 +62,7 @@ def document_data(doc: Document, chunkings: Sequence[Chunking], pages_url: str =
     return {"id": doc.id, "source": doc.source, "title": doc.metadata.get("title") or doc.source,
             "text": doc.text, "pages": pages, "page_count": len(sizes) or len(starts),
             "pages_url": pages_url if sizes else "", "elements": elements,
+            "laid_out": doc.metadata.get("laid_out") == "chunks", "contestant": doc.metadata.get("contestant"),
             "strategies": [strategy_data(doc, c) for c in chunkings]}
 
 

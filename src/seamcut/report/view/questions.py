@@ -7,6 +7,12 @@ two strategies chosen in the page side by side, with the places where their cuts
 (``diff``) and the answer's neighbourhood under both cuttings. Every result links to its chunk
 in place: ``docs/<doc_id>.html#s=<strategy slug>&c=<chunk id>``.
 
+A contestant's chunks (another library's, or chunks made elsewhere: a strategy of the run with a
+``contestant`` record) are a text of their own, not spans of seamcut's reading: they are left out
+of what is placed by spans (the answer's places and the chunks covering them, the cut diffs, the
+neighbourhoods); each of their results carries its chunk's ``text`` and links to the contestant's
+own page of the document (``contestants.page_href``).
+
 The page opens from disk: its data is a script (``questions-data.js``, setting
 ``window.SEAMCUT_QUESTIONS``) beside it, drawn by ``static/questions.js``.
 """
@@ -25,6 +31,7 @@ from ...model import Chunk, Document
 from ...strategies.spec import slug
 from ..html import esc
 from .answers import MOST_PLACES, Finder, Place, holds, miss_reason
+from .contestants import page_href
 from .diff import CutDiff, diff_chunkings, returned, settle
 
 #: characters of text shown on either side of an answer in its neighbourhood
@@ -32,8 +39,11 @@ AROUND = 400
 DATA_FILE = "questions-data.js"
 
 
-def chunk_href(doc_id: str, strategy: str, chunk_id: str) -> str:
-    """The link to a chunk drawn in place in its document's page (``strategy``: a label)."""
+def chunk_href(doc_id: str, strategy: str, chunk_id: str, contestant: bool = False) -> str:
+    """The link to a chunk drawn in place in its document's page (``strategy``: a label); a
+    contestant's: in its own page of the document."""
+    if contestant:
+        return page_href(doc_id, strategy, chunk_id)
     return f"docs/{doc_id}.html#s={slug(strategy)}&c={chunk_id}"
 
 
@@ -48,10 +58,11 @@ def copy_static(folder: Path, *names: str) -> None:
 
 class Strategy:
     """One strategy's chunking as the questions need it: returned chunks per document (in
-    document order), every chunk by id, and the returned chunks' normalised texts (made once)."""
+    document order), every chunk by id, and the returned chunks' normalised texts (made once).
+    ``contestant``: whether its chunks are a contestant's (spans of their own laid-out text)."""
 
-    def __init__(self, label: str, chunks: Sequence[Chunk]) -> None:
-        self.label, self.slug = label, slug(label)
+    def __init__(self, label: str, chunks: Sequence[Chunk], contestant: bool = False) -> None:
+        self.label, self.slug, self.contestant = label, slug(label), contestant
         self.by_id = {c.id: c for c in chunks}
         self.by_doc: dict[str, list[Chunk]] = {}
         for c in returned(chunks):
@@ -79,8 +90,11 @@ class Strategy:
         return self._at[document.id].get(offset)
 
     def holders(self, question: Mapping[str, Any]) -> list[Chunk]:
-        """The returned chunks that hold the question's answer, in document order."""
-        out = []
+        """The returned chunks that hold the question's answer, in document order (a contestant's:
+        by answer text only, its spans being no reading's)."""
+        out: list[Chunk] = []
+        if self.contestant and not question["must_contain"]:
+            return out
         for cs in self.by_doc.values():
             for c in cs:
                 if c.id not in self._normal and question["must_contain"]:
@@ -105,7 +119,8 @@ def questions_data(compare: Mapping[str, Any], documents: Sequence[Document],
         raise ConfigError("the compare run has no results per question (written by an older seamcut "
                           "compare --json): run compare again")
     k, depth = int(compare["k"]), int(compare.get("depth") or 0)
-    strategies = [Strategy(s["name"], chunkings[s["name"]]) for s in runs]
+    strategies = [Strategy(s["name"], chunkings[s["name"]], bool(s.get("contestant"))) for s in runs]
+    ours = [st for st in strategies if not st.contestant]
     docs = {d.id: d for d in documents}
     warnings: list[str] = []
     asked = [(q, "answer") for q in runs[0]["per_question"]] + [(q, "no_answer") for q in runs[0]["no_answer"]]
@@ -125,16 +140,17 @@ def questions_data(compare: Mapping[str, Any], documents: Sequence[Document],
         questions.append({"id": q["id"], "question": q["question"], "kind": kind,
                           "must_contain": q["must_contain"], "source": q.get("source"),
                           "page": q.get("page"), "spans": q.get("spans", []),
-                          "places": [{**p.to_dict(), "chunks": _covering(p, strategies)}
+                          "places": [{**p.to_dict(), "chunks": _covering(p, ours)}
                                      for p in places[:MOST_PLACES]],
                           "place_count": len(places), "window": window, "by": by})
     diffs = {f"{a.slug}|{b.slug}": [_diff_row(d, docs[d.doc_id], a, b)
                                     for d in diff_chunkings(documents, chunkings[a.label], chunkings[b.label])]
-             for a, b in combinations(strategies, 2)}
+             for a, b in combinations(ours, 2)}
     return {"k": k, "mode": compare.get("mode"), "model": compare.get("model"), "depth": depth,
             "best": compare.get("best"),
             "strategies": [{"label": s["name"], "slug": st.slug, "hits": s["hits"],
-                            "questions": len(s["per_question"]), "mrr": s["mrr"]}
+                            "questions": len(s["per_question"]), "mrr": s["mrr"],
+                            "answer_kept": s.get("answer_kept"), "contestant": s.get("contestant")}
                            for s, st in zip(runs, strategies)],
             "documents": {d.id: {"source": d.source, "name": Path(d.source).name or d.id,
                                  "length": len(d.text)} for d in documents},
@@ -182,29 +198,45 @@ def _window(place: Place, doc: Document) -> dict[str, Any]:
 def _outcome(q: Mapping[str, Any], kind: str, o: Mapping[str, Any], st: Strategy, places: list[Place],
              window: Mapping[str, Any] | None, k: int, depth: int, warnings: list[str]) -> dict[str, Any]:
     """One strategy's results for one question, each marked holding the answer or not, the
-    reason for a miss, and its chunks around the answer."""
+    reason for a miss, whether some chunk holds the answer at all (the run's ``kept``), and its
+    chunks around the answer (none for a contestant, whose chunks are no spans of the reading:
+    its results carry their text instead)."""
     results = []
     for r in o["results"]:
         chunk = st.by_id.get(r["chunk_id"])
         if chunk is None:
             warnings.append(f"{st.label}: chunk {r['chunk_id']} (question {q['id']}, rank {r['rank']}) "
                             "is not in the chunking given: the documents or options differ from the run's")
+        unknown = chunk is None or kind != "answer" or (st.contestant and not q["must_contain"])
         results.append({**{f: r.get(f) for f in ("rank", "score", "similarity", "doc_id", "chunk_id",
                                                  "start", "end", "pages", "tokens", "heading", "source")},
-                        "holds": None if chunk is None or kind != "answer" else holds(q, chunk),
-                        "href": chunk_href(r["doc_id"], st.label, r["chunk_id"])})
+                        "holds": None if unknown else holds(q, chunk),
+                        "href": chunk_href(r["doc_id"], st.label, r["chunk_id"], st.contestant)})
+        if st.contestant:
+            results[-1]["text"] = chunk.text if chunk is not None else None
     around = []
-    if window is not None:
+    if window is not None and not st.contestant:
         around = [{"id": c.id, "start": c.start, "end": c.end, "tokens": c.tokens,
                    "href": chunk_href(c.doc_id, st.label, c.id)}
                   for c in st.by_doc.get(window["doc_id"], ())
                   if c.start < window["end"] and window["start"] < c.end]
     reason = None
     if kind == "answer" and o["rank"] is None:
-        reason = miss_reason(q, o, places, st.holders(q), st.by_doc, k, depth)
+        reason = (_contestant_miss(q, o, st, k, depth) if st.contestant
+                  else miss_reason(q, o, places, st.holders(q), st.by_doc, k, depth))
     return {"rank": o.get("rank"), "hit": kind == "answer" and o.get("rank") is not None,
             "best_similarity": o.get("best_similarity"), "results": results, "reason": reason,
-            "around": around}
+            "around": around, "kept": o.get("kept")}
+
+
+def _contestant_miss(q: Mapping[str, Any], o: Mapping[str, Any], st: Strategy, k: int, depth: int) -> list[str]:
+    """Why a contestant missed: read off its chunks' text (no place in the reading, no cut)."""
+    if not q["must_contain"]:
+        return ["scored by reference spans of seamcut's reading, which a contestant's chunks are not spans of"]
+    holders = st.holders(q)
+    if not holders:
+        return [f"no chunk of {st.label} holds the answer whole: lost in reading or cutting, not in search"]
+    return miss_reason(q, o, [], holders, st.by_doc, k, depth)
 
 
 def write_questions(out: Path, compare: dict, documents: Sequence[Document],

@@ -10,6 +10,10 @@
   };
   var label = {};
   D.strategies.forEach(function (s) { label[s.slug] = s.label; });
+  // contestants' chunks are a text of their own, not spans of seamcut's reading: they show their
+  // results, never the parts placed by spans (answer places, cut diffs, neighbourhoods)
+  var ours = D.strategies.filter(function (s) { return !s.contestant; });
+  var peers = D.strategies.filter(function (s) { return s.contestant; });
   var docName = function (id) { return D.documents[id] ? D.documents[id].name : id; };
   var pages = function (p) {
     if (!p || !p.length) return "";
@@ -23,9 +27,9 @@
       var i = kv.indexOf("=");
       if (i > 0) h[decodeURIComponent(kv.slice(0, i))] = decodeURIComponent(kv.slice(i + 1));
     });
-    var slugs = D.strategies.map(function (s) { return s.slug; });
-    var best = D.strategies.filter(function (s) { return s.label === D.best; })[0];
-    state.a = slugs.indexOf(h.a) >= 0 ? h.a : (best ? best.slug : slugs[0]);
+    var slugs = ours.map(function (s) { return s.slug; });
+    var best = ours.filter(function (s) { return s.label === D.best; })[0];
+    state.a = slugs.indexOf(h.a) >= 0 ? h.a : (best ? best.slug : (slugs[0] || null));
     state.b = slugs.indexOf(h.b) >= 0 ? h.b : (slugs.filter(function (s) { return s !== state.a; })[0] || state.a);
     state.show = h.show || "all";
     state.q = h.q || null;
@@ -38,20 +42,27 @@
   }
 
   function select(id, value) {
-    return "<select id='" + id + "'>" + D.strategies.map(function (s) {
+    return "<select id='" + id + "'>" + ours.map(function (s) {
       return "<option value='" + esc(s.slug) + "'" + (s.slug === value ? " selected" : "") + ">" + esc(s.label) + "</option>";
     }).join("") + "</select>";
   }
 
   function summary() {
     var rows = D.strategies.map(function (s) {
-      return "<tr><td class='l'>" + esc(s.label) + (s.label === D.best ? " <span title='best in the run'>*</span>" : "") + "</td><td>" + s.hits + "/" +
-        s.questions + "</td><td>" + Number(s.mrr).toFixed(3) + "</td></tr>";
+      return "<tr" + (s.contestant ? " class='contestant'" : "") + "><td class='l'>" + esc(s.label) +
+        (s.label === D.best ? " <span title='best in the run'>*</span>" : "") + "</td><td class='l'>" + esc(by(s)) +
+        "</td><td>" + s.hits + "/" + s.questions + "</td><td>" + Number(s.mrr).toFixed(3) + "</td><td>" +
+        (s.answer_kept == null ? "" : s.answer_kept + "/" + s.questions) + "</td></tr>";
     }).join("");
     var shows = [["all", "every question"], ["miss", "missed by A or B"], ["differ", "A and B differ"]];
     $("summary").innerHTML =
-      "<table><tr><th class='l'>strategy</th><th>hits@" + D.k + "</th><th>MRR</th></tr>" + rows + "</table>" +
-      "<p class='pick'>side by side: A " + select("pick-a", state.a) + " B " + select("pick-b", state.b) +
+      "<table><tr><th class='l'>strategy</th><th class='l'>by</th><th>hits@" + D.k + "</th><th>MRR</th>" +
+      "<th title='questions whose answer some chunk holds whole'>answer kept</th></tr>" + rows + "</table>" +
+      (peers.length ? "<p class='note contestants'>Contestants (" + peers.map(function (s) { return esc(s.label); }).join(", ") +
+        ") are left out of the answer's places, the cut differences and the neighbourhoods: their chunks are a text of " +
+        "their own, not spans of seamcut's reading; their results show their own text.</p>" : "") +
+      (ours.length ? "" : "<p class='note'>No seamcut strategy in the run: nothing to set side by side.</p>") +
+      "<p class='pick'" + (ours.length ? "" : " hidden") + ">side by side: A " + select("pick-a", state.a) + " B " + select("pick-b", state.b) +
       " show <select id='pick-show'>" + shows.map(function (s) {
         return "<option value='" + s[0] + "'" + (s[0] === state.show ? " selected" : "") + ">" + s[1] + "</option>";
       }).join("") + "</select> <span id='shown'></span></p>" +
@@ -63,6 +74,13 @@
         writeHash(); pair(); questions();
       });
     });
+  }
+
+  function by(s) {
+    var c = s.contestant;
+    if (!c) return "seamcut";
+    if (!c.library) return "chunks made elsewhere" + (c.options && c.options.path ? " (" + c.options.path + ")" : "");
+    return c.library + (c.splitter ? " · " + c.splitter : "") + " · reader " + (c.reader || "?");
   }
 
   function diffFor(a, b) {
@@ -88,6 +106,7 @@
 
   function pair() {
     var el = $("pair");
+    if (!state.a) { el.innerHTML = ""; return; }
     if (state.a === state.b) { el.innerHTML = "<h2>Cuts</h2><p class='note'>A and B are the same strategy.</p>"; return; }
     var rows = diffFor(state.a, state.b) || [];
     var differ = rows.filter(function (r) { return r.only_a.length || r.only_b.length; }).length;
@@ -106,11 +125,28 @@
     return o.hit ? "<span class='hit'>hit at " + o.rank + "</span>" : "<span class='miss'>miss</span>";
   }
 
+  function keptText(q, o) {
+    if (q.kind !== "answer" || o.kept == null) return "";
+    return o.kept ? "<div class='kept yes' title='some chunk holds the answer whole'>answer kept</div>" :
+      "<div class='kept no' title='no chunk holds the answer whole: lost in reading or cutting, not in search'>answer not kept</div>";
+  }
+
+  // a contestant's results with their own text (its chunks are no spans of the reading)
+  function textsOf(o) {
+    var withText = o.results.filter(function (r) { return r.text != null; });
+    if (!withText.length) return "";
+    return "<details class='texts'><summary>the results' text</summary>" + withText.map(function (r) {
+      return "<div class='rt " + (r.holds === true ? "hit" : "") + "' data-rank='" + r.rank + "'><b>" + r.rank + "</b> " +
+        esc(docName(r.doc_id)) + esc(pages(r.pages)) + (r.holds === true ? " · holds the answer" : "") +
+        "<pre>" + esc(r.text) + "</pre></div>";
+    }).join("") + "</details>";
+  }
+
   function resultsOf(slug, o) {
     return o.results.map(function (r) {
       var cls = r.holds === true ? "hit" : (r.holds === false ? "miss" : "unknown");
       var mark = r.holds === true ? "&#10003;" : (r.holds === false ? "&#10007;" : "?");
-      var title = (r.heading || "") + " · offsets " + r.start + "-" + r.end +
+      var title = (r.heading || "") + " · offsets " + r.start + "-" + r.end + (r.text != null ? " of its own laid-out text" : "") +
         (r.similarity != null ? " · similarity " + Number(r.similarity).toFixed(3) : "");
       return "<a class='result " + cls + "' data-rank='" + r.rank + "' data-strategy='" + esc(slug) +
         "' data-chunk-id='" + esc(r.chunk_id) + "' href='" + esc(r.href) + "' title='" + esc(title) + "'>" +
@@ -178,10 +214,10 @@
     var rows = D.strategies.map(function (s) {
       var o = q.by[s.slug];
       if (!o) return "";
-      var cls = (s.slug === state.a ? " is-a" : "") + (s.slug === state.b ? " is-b" : "");
-      return "<tr class='strategy" + cls + "' data-strategy='" + esc(s.slug) + "'><td class='l name'>" + esc(s.label) +
-        "</td><td class='l'>" + outcomeText(q, o) + "</td><td class='l results'>" + resultsOf(s.slug, o) +
-        (o.reason ? "<div class='reason'>" + o.reason.map(esc).join("; ") + "</div>" : "") + "</td></tr>";
+      var cls = (s.slug === state.a ? " is-a" : "") + (s.slug === state.b ? " is-b" : "") + (s.contestant ? " contestant" : "");
+      return "<tr class='strategy" + cls + "' data-strategy='" + esc(s.slug) + "'><td class='l name' title='" + esc(by(s)) + "'>" +
+        esc(s.label) + "</td><td class='l'>" + outcomeText(q, o) + keptText(q, o) + "</td><td class='l results'>" + resultsOf(s.slug, o) +
+        (o.reason ? "<div class='reason'>" + o.reason.map(esc).join("; ") + "</div>" : "") + textsOf(o) + "</td></tr>";
     }).join("");
     var side = "";
     if (q.window && a && b) {

@@ -173,6 +173,14 @@
   }
 
   function setupPages() {
+    if (D.laid_out) {
+      // a contestant's chunks laid end to end: a text of its own, with no pages to draw boxes on
+      pagePane.classList.add("empty");
+      pagePane.innerHTML = "<p class=\"note\">No pages: this text is " + esc(String(D.contestant)) +
+        "'s chunks laid end to end, not a reading of the file's pages.</p>";
+      showElements.parentNode.hidden = true;
+      return;
+    }
     if (!D.pages.length) {
       pagePane.classList.add("empty");
       pagePane.innerHTML = "<p class=\"note\">No page images: " +
@@ -233,7 +241,8 @@
     document.getElementById("summary").textContent = leaves + " chunks" +
       (parents ? " under " + parents + " parents" : "") + " · sizes in " + S.model + " tokens" +
       (S.max_input_tokens ? " (max input " + S.max_input_tokens + ")" : "") +
-      (S.overlap_asked ? " · overlap asked for" : " · no overlap asked for");
+      (D.laid_out ? " · laid end to end: text neighbours share is repeated in each" :
+        (S.overlap_asked ? " · overlap asked for" : " · no overlap asked for"));
     setupText();
     redrawBoxes();
     showFindings();
