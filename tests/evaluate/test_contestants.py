@@ -73,3 +73,23 @@ def test_a_contestant_reading_files_its_own_way_needs_files_not_documents(tmp_pa
 def test_run_sizes_leave_a_library_chunker_its_own_options():
     spec = parse_contestant("langchain:recursive:chunk_size=1000")
     assert spec.with_defaults({"size": 48}) is spec
+
+
+def test_what_the_model_was_fed_apart_from_what_was_sent_is_recorded(tmp_path):
+    """A chunk longer than the model's input is embedded from its first tokens and sent whole;
+    a chunk made with its own embedded text is embedded from that; the result counts both."""
+    from seamcut.evaluate.questions import Question
+    doc = tmp_path / "notes.md"
+    long = " ".join(f"cotton field note {i} with the spray dose" for i in range(200))
+    doc.write_text("# Notes\n\nThe whitefly dose is 2 ml per litre.\n\n" + long + "\n", encoding="utf-8")
+    made = tmp_path / "made.jsonl"
+    made.write_text("".join(json.dumps(r) + "\n" for r in [
+        {"text": "The whitefly dose is 2 ml per litre.", "source": "notes.md", "embedded": "Notes\nThe whitefly dose"},
+        {"text": long, "source": "notes.md"}]), encoding="utf-8")
+    questions = [Question("q1", "What is the whitefly dose?", ("2 ml per litre",), source="notes.md")]
+    result = compared([str(doc)], questions, [f"chunks:{made}"], load_embedder(None, cache=True), tmp_path)
+    (s,) = result.strategies
+    assert s.contestant["embedded"] == {"of": 2, "truncated": 1, "given": 1}
+    assert s.contestant["sent"] == "each chunk's text" and s.kept == [True]
+    assert max(s.sizes) > 512  # sent whole: its tokens are the whole chunk's
+    assert any("1 of 2 chunks over the embedding model's input" in w for w in result.warnings)

@@ -191,6 +191,11 @@ def test_hyphenation_join():
     assert join_lines(["the fertil-", "izer was"]) == "the fertilizer was"
     assert join_lines(["a self-", "locking nut"]) == "a self-locking nut"
     assert join_lines(["the Indo-", "European"]) == "the Indo-European"
+    # a compound's second half keeps its hyphen: "droughtprone" is no word (found where
+    # LangChain's PyPDFLoader kept "drought-prone" and seamcut's reading did not, issue 53)
+    assert join_lines(["in the drought-", "prone talukas"]) == "in the drought-prone talukas"
+    assert join_lines(["pest-", "resistant seed"]) == "pest-resistant seed"
+    assert join_lines(["a prone-", "ness"]) == "a proneness"
     assert join_lines(["one", "two"]) == "one two"
 
 

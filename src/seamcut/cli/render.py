@@ -304,7 +304,11 @@ def contestant_line(c: dict) -> str:
     opts = ", ".join(f"{k}={v!r}" for k, v in c["options"].items())
     chunker = c.get("splitter") or c["chunker"]
     versions = ", ".join(f"{p} {v}" for p, v in c["versions"].items())
-    return f"{c['reader']} + {chunker}({opts})" + (f"; {versions}" if versions else "")
+    fed = c.get("embedded") or {}
+    apart = "".join(f"; {fed[k]} of {fed['of']} chunks embedded {how}" for k, how in
+                    (("truncated", "from their first tokens (longer than the model's input)"),
+                     ("given", "from the text given with them")) if fed.get(k))
+    return f"{c['reader']} + {chunker}({opts})" + (f"; {versions}" if versions else "") + apart
 
 
 def print_builds(result: "CompareResult") -> None:

@@ -35,7 +35,7 @@ from ..strategies import REGISTRY
 from ..strategies.spec import StrategySpec, slug
 from .budget import DEPTH, FIXED_BUDGETS, default_budget
 from .indexes import Digests, different_files, index_documents, index_files, missing_files, plain_options
-from .kept import answers_kept
+from .kept import answers_kept, embedded_apart
 from .judge import (Outcome, Pick, StrategyResult, comparisons, judge, judged_hits, paired, pick, simplicity,
                     tie_line)
 from .options import Indexing, Judging, Ready, check_budgets
@@ -246,7 +246,9 @@ def _compared(documents: Sequence[Document] | Sequence[str | Path], questions: S
             results.append(judge(spec.label, plain_options(spec.options), index, questions, judging, report,
                                  indexing.build.progress))
             results[-1].kept = answers_kept(index, [o.question for o in results[-1].outcomes])
-            results[-1].contestant = spec.describe() if isinstance(spec, CONTESTANTS) else None
+            if isinstance(spec, CONTESTANTS):  # what it is, and what the model was fed of it
+                results[-1].contestant = {**spec.describe(), "sent": "each chunk's text",
+                                          "embedded": embedded_apart(index)}
             results[-1].rebuilt = rebuilt
             results[-1].built = report if in_memory else (saved_report(folder)[0] or report)
     uneven = different_files(missing, len(paths))

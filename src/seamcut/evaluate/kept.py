@@ -35,3 +35,21 @@ def answers_kept(index: Index, questions: Sequence[Question]) -> list[bool | Non
         answers = [normalise(a) for a in q.must_contain]
         out.append(any(a in t for t in texts for a in answers))
     return out
+
+
+def embedded_apart(index: Index) -> dict[str, int]:
+    """What the model was fed for the index's chunks, where that is not the text sent: ``of``
+    chunks, ``truncated`` of them embedded from their first tokens (longer than the model's
+    input: ``seamcut.peers.layout``), ``given`` embedded from a text given with them (chunks
+    made elsewhere)."""
+    rows = index.store.view().columns("chunks", ["chunk"])
+    out = {"of": 0, "truncated": 0, "given": 0}
+    if rows is None:
+        return out
+    for raw in rows.column("chunk").to_pylist():
+        out["of"] += 1
+        if '"embedded_from_tokens"' in raw:
+            out["truncated"] += 1
+        elif '"embedded"' in raw:
+            out["given"] += 1
+    return out

@@ -19,7 +19,8 @@ from typing import Any, Mapping
 from ..errors import ConfigError
 from ..model import Document
 from ..strategies import REGISTRY
-from ..strategies.spec import StrategySpec, parse_spec, slug
+from ..strategies import spec as strategy_spec
+from ..strategies.spec import StrategySpec, slug
 from .base import Library
 
 #: every library a contestant may name, by the module that adapts it
@@ -170,7 +171,7 @@ def parse_contestant(text: str) -> "StrategySpec | PeerSpec | ChunksSpec":
         raise ConfigError(f"{text.strip()!r}: unknown strategy {first!r}; choose from {', '.join(REGISTRY)}, "
                           f"or another library's pipeline ({', '.join(LIBRARIES)}: LIBRARY:CHUNKER) or "
                           "chunks:PATH")
-    return parse_spec(text)
+    return strategy_spec.parse_spec(text)  # looked up when called: one parse, wherever it is counted
 
 
 def parse_peer(text: str) -> PeerSpec | ChunksSpec:

@@ -11,14 +11,23 @@ self well non co multi anti ex pre post semi cross high low long short full half
 three four five six ten first second third built user high-level so quasi mid part right left
 state time cost data real""".split())
 
+#: second halves of hyphenated compounds ("drought-" + "prone"): the hyphen stays; a word is
+#: rarely split before one of these, and joined they make no word ("droughtprone")
+COMPOUND_SUFFIXES = frozenset("""
+prone based related free term wide level scale owned specific dependent friendly oriented like
+sized driven resistant tolerant borne fed made grown run wise bound proof rich poor sensitive
+affected linked""".split())
+
 _HYPHENS = "-\u2010\u2011"
 _LAST_WORD = re.compile(r"(\w+)[-\u2010\u2011]$")
+_FIRST_WORD = re.compile(r"\w+")
 
 
 def join_lines(lines: Sequence[str]) -> str:
     """Join the lines of one block into a paragraph; words hyphenated across a line break are
     joined ("fertil-" + "izer" -> "fertilizer") unless the next line starts with an uppercase
-    letter or digit, or the first half is a known compound prefix ("self-" + "locking")."""
+    letter or digit, the first half is a known compound prefix ("self-" + "locking") or the second
+    a known compound suffix ("drought-" + "prone")."""
     return join_line_spans(lines)[0]
 
 
@@ -41,7 +50,10 @@ def join_line_spans(lines: Sequence[str]) -> tuple[str, list[tuple[int, int] | N
         elif out[-1] in _HYPHENS and len(out) >= 3 and out[-2].isalpha():
             m = _LAST_WORD.search(out)
             first = m.group(1).lower() if m else ""
-            if line[0].islower() and first not in COMPOUND_PREFIXES and len(first) >= 2:
+            after = _FIRST_WORD.match(line)
+            second = after.group(0).lower() if after else ""
+            if line[0].islower() and first not in COMPOUND_PREFIXES and second not in COMPOUND_SUFFIXES \
+                    and len(first) >= 2:
                 out = out[:-1]
             out = out + line
         else:
