@@ -95,3 +95,12 @@ def test_an_inspection_and_an_explanation_say_max_input_tokens_and_keep_the_old_
     explained = explain("langchain:RecursiveCharacterTextSplitter", {"chunk_size": 300}, model=str(minilm_path))
     with OLD:
         assert explained.max_input == explained.max_input_tokens
+
+
+def test_rays_cluster_keeps_its_old_name_for_a_release() -> None:
+    """"runtime" is the model's; Ray's is a cluster (issue 52 point 4)."""
+    from seamcut.pipeline import ray_engine
+    with OLD:
+        assert ray_engine.ray_runtime is ray_engine.ray_cluster
+    with pytest.raises(AttributeError):
+        ray_engine.NO_SUCH_NAME  # noqa: B018

@@ -62,7 +62,7 @@ def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Cor
     * ``read_options`` (``ReadOptions``), ``catalog``, ``limits`` (``Limits``: workers, seconds
       and MiB per file) and ``progress`` (shown on stderr, default True): ``BuildOptions``'.
     * ``engine``: where files are indexed, ``local`` (this machine's worker processes, the
-      default) or ``ray`` (Ray Data: the cluster at ``address``, else a local runtime, ``gpus``
+      default) or ``ray`` (Ray Data: the cluster at ``address``, else a local cluster, ``gpus``
       per embedding actor; needs ``pip install 'seamcut[ray]'``), or an engine object
       (``seamcut.pipeline.LocalEngine``, ``RayEngine``).
 

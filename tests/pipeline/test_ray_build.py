@@ -1,4 +1,4 @@
-"""The Ray engine (``seamcut.pipeline.ray_engine``) on a local 2-CPU Ray runtime: the rows of the local
+"""The Ray engine (``seamcut.pipeline.ray_engine``) on a local 2-CPU Ray cluster: the rows of the local
 engine (the default model and its torch twin), bad files named with the rest indexed, a file over
 the timeout or the memory cap stopped and named, a run killed with its runtime resumed to the
 rows of an uninterrupted one, unchanged files skipped on a rerun, GPUs asked for as the flags
@@ -37,7 +37,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def runtime(tmp_path_factory):
-    """One local Ray runtime of 2 CPUs for the module (the engine uses a runtime already up)."""
+    """One local Ray cluster of 2 CPUs for the module (the engine uses a cluster already up)."""
     ray = pytest.importorskip("ray", reason="the Ray engine's tests need ray (pip install 'seamcut[ray]')")
     ray.init(num_cpus=2, include_dashboard=False, object_store_memory=512 * 2**20,
              _temp_dir=str(tmp_path_factory.mktemp("ray")), log_to_driver=False,
@@ -122,7 +122,7 @@ def test_e5_torch_in_the_actors_gives_the_local_e5_torch_rows(runtime, tmp_path)
 
 @pytest.mark.slow
 def test_a_killed_ray_run_and_its_runtime_resume_to_the_rows_of_an_uninterrupted_one(runtime, tmp_path):
-    """``seamcut index --engine ray`` killed (-9, its process group: the Ray runtime it started
+    """``seamcut index --engine ray`` killed (-9, its process group: the Ray cluster it started
     goes with it) at a random moment after its first batch is written; the rerun ends with the
     rows of an uninterrupted run, and a third run finds nothing to do. (Killed once: a second kill
     cost another runtime start, about 25 s of the suite's 15 minutes, and tested what the first
@@ -292,8 +292,8 @@ def test_a_local_runtime_removes_its_folder_when_it_stops():
 
     tmp = tempfile.mkdtemp(prefix="t", dir="/tmp")  # short: Ray's socket paths are limited
     script = ("import glob, os, tempfile\n"
-              "from seamcut.pipeline.ray_engine import ray_runtime\n"
-              "with ray_runtime() as ray:\n"
+              "from seamcut.pipeline.ray_engine import ray_cluster\n"
+              "with ray_cluster() as ray:\n"
               "    print(len(glob.glob(os.path.join(tempfile.gettempdir(), 'seamcut-ray-*-*', 'session_2*'))))\n")
     try:
         got = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300,

@@ -213,7 +213,7 @@ EngineOption = Annotated[EngineName, typer.Option(
                      "pip install 'seamcut[ray]').")]
 Address = Annotated[Optional[str], typer.Option(
     "--address", help="--engine ray: the Ray cluster to use (e.g. ray://head:10001 or auto); default: "
-                      "a local Ray runtime started for the run.")]
+                      "a local Ray cluster started for the run.")]
 RayGpus = Annotated[float, typer.Option(
     "--ray-gpus", min=0, help="--engine ray: GPUs each embedding actor asks for (0: none).")]
 

@@ -180,7 +180,7 @@ def compare(documents: Sequence[Document] | Sequence[str | Path], questions: Seq
     ``documents``: files and folders, or ``Document``s. Files are indexed by ``build_index``
     as ``indexing`` says (``indexing.build``: how they are read; the files that fail are in the
     result's ``failures``; ``indexing.engine``: here or on Ray, its reading workers or its
-    runtime started once for all), and an index an earlier run left in the workdir is reused
+    Ray cluster started once for all), and an index an earlier run left in the workdir is reused
     when it was built with the same options, model, reading inputs and seamcut code from files
     all still named (files added since are read, changed ones replaced). ``Document``s are cut
     in this process into fresh indexes (``hashes``: their files' hashes by source).

@@ -56,7 +56,7 @@ def index_files(folder: Path, spec: StrategySpec, paths: Sequence[str], indexing
                 digests: "Digests") -> tuple[Index, BuildReport, str | None]:
     """Files (``paths``, folders expanded) cut with ``spec`` and indexed at ``folder`` by
     ``build_index`` as ``indexing`` says (its engine: one of a ``series``, reading workers or a
-    Ray runtime kept open across several calls), the index there reused where it can be; the
+    Ray cluster kept open across several calls), the index there reused where it can be; the
     index, the build's report, and why an index found there was rebuilt (None: it was not). An
     index that holds every file as it is now is not built at all (no worker started)."""
     t0 = time.perf_counter()

@@ -40,7 +40,7 @@ class Indexing:
     ``read_options``, ``catalog``, ``limits`` in workers, seconds and MiB, ``progress``); its
     ``label`` is set per strategy.
     ``engine``: where the files are indexed (``seamcut.pipeline.LocalEngine()``: this machine's
-    worker processes; ``RayEngine``: Ray Data), its workers or runtime started once for all the
+    worker processes; ``RayEngine``: Ray Data), its workers or Ray cluster started once for all the
     builds of a call.
     """
     embedder: "Embedder | None" = None

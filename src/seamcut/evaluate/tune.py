@@ -62,7 +62,7 @@ def tune(documents: Sequence[str | Path], questions: Sequence[Question], indexin
     stopped search is resumed by the next call with the same workdir and arguments). Every
     build is done as ``indexing`` says: its embedder (give it a cache, so nothing is embedded
     twice), its model, how the files are read (``indexing.build``) and where (``indexing.engine``,
-    its workers or runtime started once for every build of the search).
+    its workers or Ray cluster started once for every build of the search).
 
     ``options`` (``TuneOptions``): ``held_out``: the share of the answerable questions held out
     (seeded by ``seed``); ``eta``: how much each round grows and cuts; ``budget``: tokens sent to

@@ -31,7 +31,7 @@ class Engine(Protocol):
 
     def series(self, limits: Limits, files: int) -> ContextManager["Engine"]:
         """This engine, ready for a series of builds of up to ``files`` files under ``limits``:
-        what it starts (reading workers, a Ray runtime) started once for all, stopped at the
+        what it starts (reading workers, a Ray cluster) started once for all, stopped at the
         block's end."""
 
     def build(self, index: "Index", paths: Sequence[str | Path], spec: Cutting,
@@ -43,7 +43,7 @@ class Engine(Protocol):
 
 def engine_from(name: str = "local", address: str | None = None, gpus: float = 0) -> Engine:
     """The engine ``name`` (one of ``ENGINES``): ``local``, or ``ray`` with the cluster at
-    ``address`` (None: a local runtime) and ``gpus`` GPUs per embedding actor (0: none).
+    ``address`` (None: a local cluster) and ``gpus`` GPUs per embedding actor (0: none).
     ``ValueError`` for another name."""
     if name not in ENGINES:
         raise ConfigError(f"unknown engine {name!r}; choose from {', '.join(ENGINES)}")

@@ -13,7 +13,7 @@ process's threads.
   index's embedding cache shared); ``gpus`` > 0 asks Ray for that many GPUs per actor.
 * Writing: in this process, which holds the index's write lock, with ``Index.write`` per batch
   (journal: a killed run resumes; files already indexed with the same bytes are not read again).
-* The runtime: the cluster at ``address``, else a local one capped to this machine's usable
+* The cluster: the one at ``address``, else a local one capped to this machine's usable
   cores, no dashboard, a 512 MiB object store and its logs in the temp folder.
 """
 from __future__ import annotations
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from ..index import Index
 
 INSTALL = "pip install 'seamcut[ray]'"
-#: the local runtime's object store, in bytes (the machine is shared; blocks spill past it)
+#: the local cluster's object store, in bytes (the machine is shared; blocks spill past it)
 OBJECT_STORE_BYTES = 512 * 2**20
 #: files per reading task and per embedding call
 FILES_PER_TASK = 4
@@ -69,11 +69,11 @@ def require_ray() -> Any:
 
 
 @contextmanager
-def ray_runtime(address: str | None = None) -> Iterator[Any]:
-    """Ray, connected for the block: to the cluster at ``address``, else to a local runtime
+def ray_cluster(address: str | None = None) -> Iterator[Any]:
+    """Ray, connected for the block: to the cluster at ``address``, else to a local cluster
     started here (this machine's usable cores, no dashboard, ``OBJECT_STORE_BYTES`` of object
-    store, logs under the temp folder) and stopped at the block's end. A runtime already
-    connected (a caller's own ``ray.init``) is used as it is. A local runtime's folder (its
+    store, logs under the temp folder) and stopped at the block's end. A cluster already
+    connected (a caller's own ``ray.init``) is used as it is. A local cluster's folder (its
     session's logs and sockets, about 1 MB) is removed when it stops."""
     ray = require_ray()
     if ray.is_initialized():
@@ -113,7 +113,7 @@ def _init(ray: Any, address: str | None, env: dict[str, Any], folder: str | None
 
 @dataclass(frozen=True)
 class RayEngine:
-    """Builds on Ray Data: the cluster at ``address`` (None: a local runtime started for the
+    """Builds on Ray Data: the cluster at ``address`` (None: a local cluster started for the
     build, or for a ``series`` of them), ``gpus`` GPUs asked for per embedding actor (0: none)."""
     address: str | None = None
     gpus: float = 0
@@ -126,9 +126,9 @@ class RayEngine:
 
     @contextmanager
     def series(self, limits: Limits, files: int) -> Iterator["RayEngine"]:
-        """This engine with one Ray runtime for a series of builds (started once, as ``compare``
+        """This engine with one Ray cluster for a series of builds (started once, as ``compare``
         runs them); ``limits`` and ``files`` are each build's own on Ray."""
-        with ray_runtime(self.address):
+        with ray_cluster(self.address):
             yield self
 
     def build(self, index: "Index", paths: Sequence[str | Path], spec: Cutting,
@@ -242,7 +242,7 @@ def _ray_stages(run: Run, paths: Sequence[str | Path], spec: Cutting, address: s
     except ConfigError as exc:
         raise ConfigError(f"{index.path}: {exc}") from None
     device = "cuda" if gpus > 0 else "cpu"  # Ray shows each actor only its own GPU
-    with ray_runtime(address) as ray:
+    with ray_cluster(address) as ray:
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
         run.count(len(jobs), sum(file_size(j.read.path) for j in jobs), cpus)
         if not jobs:
@@ -296,4 +296,9 @@ def _cut(got: CutFile) -> Cut:
     return Cut(got.read.document, got.read.digest or "", got.chunks, getattr(got, "vectors", None))  # type: ignore[arg-type]
 
 
-__all__ = ["RayEngine", "build_on_ray", "check_gpu_model", "ray_runtime", "require_ray", "RayMissingError", "INSTALL"]
+__all__ = ["RayEngine", "build_on_ray", "check_gpu_model", "ray_cluster", "require_ray", "RayMissingError", "INSTALL"]
+
+
+def __getattr__(name: str) -> object:  # old names, deprecated
+    from ..renamed import renamed_in_module
+    return renamed_in_module(__name__, name, {"ray_runtime": "ray_cluster"}, globals())
