@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from importlib import metadata as _metadata
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from ..errors import MissingError, require
+from ..errors import ConfigError, MissingError, require
 
 
 @dataclass(frozen=True)
@@ -55,6 +55,24 @@ class Library:
     read: Callable[[str], list[Piece]]
     cut: Callable[[str, Sequence[Piece], Mapping[str, Any]], list[Piece]]
     options: Callable[[str], dict[str, Any]]
+
+    def named(self, chunker: str) -> str:
+        """The library's own name of ``chunker`` (its class or function); ``ConfigError`` naming
+        the chunkers it has where it has no such."""
+        if chunker not in self.chunkers:
+            raise ConfigError(f"the {self.name} contestant has no chunker {chunker!r}; it has "
+                              f"{', '.join(sorted(self.chunkers))}")
+        return self.chunkers[chunker]
+
+    def known(self, chunker: str, settings: Mapping[str, Any]) -> dict[str, Any]:
+        """The options ``chunker`` takes with their defaults (``options``); ``ConfigError`` naming
+        an option among ``settings`` it does not take, and those it does."""
+        known = self.options(chunker)
+        unknown = sorted(set(settings) - set(known))
+        if unknown:
+            raise ConfigError(f"{self.name} {self.named(chunker)} has no option {', '.join(unknown)}; "
+                              f"it has {', '.join(sorted(known))}")
+        return known
 
     def hint(self) -> str:
         return f"pip install 'seamcut[{self.extra}]'"
@@ -89,6 +107,11 @@ def scalar(value: Any) -> bool:
     return value is None or isinstance(value, (str, int, float, bool))
 
 
+def plain(value: Any) -> Any:
+    """``value`` as a spec or a cache keeps it: itself where ``scalar``, else its ``str``."""
+    return value if scalar(value) else str(value)
+
+
 def signature_options(functions: Iterable[Callable[..., Any]], skip: Iterable[str] = (),
                       keyword_only: bool = False) -> dict[str, Any]:
     """The parameters of ``functions`` (a library's constructors or chunking functions) that a
@@ -111,4 +134,4 @@ def signature_options(functions: Iterable[Callable[..., Any]], skip: Iterable[st
     return out
 
 
-__all__ = ["Piece", "Library", "scalar", "signature_options"]
+__all__ = ["Piece", "Library", "plain", "scalar", "signature_options"]

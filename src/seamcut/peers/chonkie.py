@@ -55,10 +55,7 @@ def read(path: str) -> list[Piece]:
 
 
 def _chunker_class(chunker: str) -> Any:
-    if chunker not in _CHUNKERS:
-        raise ConfigError(f"the chonkie contestant has no chunker {chunker!r}; "
-                          f"it knows {', '.join(sorted(_CHUNKERS))}")
-    return getattr(LIBRARY.require("chonkie"), _CHUNKERS[chunker])
+    return getattr(LIBRARY.require("chonkie"), LIBRARY.named(chunker))
 
 
 def options(chunker: str) -> dict[str, Any]:
@@ -93,11 +90,7 @@ def cut(chunker: str, pieces: Sequence[Piece], settings: Mapping[str, Any]) -> l
     """``pieces`` joined by ``JOIN`` and cut by ``chunker`` with ``settings`` (Chonkie's option
     names); each chunk's metadata holds Chonkie's ``start_index``, ``end_index`` (into the joined
     text) and ``token_count``."""
-    known = options(chunker)
-    unknown = sorted(set(settings) - set(known))
-    if unknown:
-        raise ConfigError(f"chonkie {_CHUNKERS[chunker]} has no option {', '.join(unknown)}; "
-                          f"it has {', '.join(sorted(known))}")
+    LIBRARY.known(chunker, settings)
     splitter = _make(chunker, settings)
     starts, at = [], 0
     for piece in pieces:

@@ -86,9 +86,7 @@ def read(path: str) -> list[Piece]:
 
 
 def _known(chunker: str) -> None:
-    if chunker not in LIBRARY.chunkers:
-        raise ConfigError(f"docling has no chunker {chunker!r}; known: "
-                          f"{', '.join(sorted(LIBRARY.chunkers))}")
+    LIBRARY.named(chunker)
 
 
 def options(chunker: str) -> dict[str, Any]:
@@ -121,11 +119,7 @@ def cut(chunker: str, pieces: Sequence[Piece], options: Mapping[str, Any]) -> li
     """Each piece's document chunked by HybridChunker; each chunk's text ``contextualize(chunk)``,
     ``metadata["raw"]`` its ``chunk.text``, ``metadata["headings"]`` its headings, its pages those
     of its doc items."""
-    known = _options(chunker)
-    unknown = set(options) - set(known)
-    if unknown:
-        raise ConfigError(f"docling {chunker}: unknown option(s) {sorted(unknown)}; "
-                          f"known: {', '.join(sorted(known))}")
+    known = LIBRARY.known(chunker, options)
     chunking = LIBRARY.require("docling.chunking", "docling")
     types = LIBRARY.require("docling_core.types.doc", "docling-core")
     given = {**known, **dict(options)}
@@ -148,7 +142,6 @@ def cut(chunker: str, pieces: Sequence[Piece], options: Mapping[str, Any]) -> li
     return out
 
 
-_options = options  # ``cut``'s parameter of that name hides the function
 
 LIBRARY = Library(
     name="docling", extra="docling",

@@ -25,14 +25,10 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from ..errors import ConfigError, InputError, MissingError
-from .base import Library, Piece, signature_options
+from .base import Library, Piece, plain, signature_options
 
 _SPLITTERS = {"recursive": "RecursiveCharacterTextSplitter", "character": "CharacterTextSplitter",
               "token": "TokenTextSplitter"}
-
-
-def _plain(value: Any) -> Any:
-    return value if value is None or isinstance(value, (str, int, float, bool)) else str(value)
 
 
 def read(path: str) -> list[Piece]:
@@ -59,7 +55,7 @@ def read(path: str) -> list[Piece]:
         raise InputError(path, f"{name}: {type(exc).__name__}: {exc}") from exc
     pieces = []
     for doc in documents:
-        meta = {str(k): _plain(v) for k, v in doc.metadata.items()}
+        meta = {str(k): plain(v) for k, v in doc.metadata.items()}
         page = meta.get("page")
         pages = (page + 1,) if isinstance(page, int) and not isinstance(page, bool) else ()
         pieces.append(Piece(doc.page_content, pages, meta))
@@ -67,11 +63,8 @@ def read(path: str) -> list[Piece]:
 
 
 def _splitter_class(chunker: str) -> Any:
-    if chunker not in _SPLITTERS:
-        raise ConfigError(f"the langchain contestant has no chunker {chunker!r}; "
-                          f"it knows {', '.join(sorted(_SPLITTERS))}")
     module = LIBRARY.require("langchain_text_splitters", "langchain-text-splitters")
-    return getattr(module, _SPLITTERS[chunker])
+    return getattr(module, LIBRARY.named(chunker))
 
 
 def options(chunker: str) -> dict[str, Any]:
@@ -102,11 +95,7 @@ def _token_encoding(settings: dict[str, Any]) -> None:
 
 def cut(chunker: str, pieces: Sequence[Piece], settings: Mapping[str, Any]) -> list[Piece]:
     """``pieces`` cut by ``chunker``'s splitter with ``settings`` (LangChain's option names)."""
-    known = options(chunker)
-    unknown = sorted(set(settings) - set(known))
-    if unknown:
-        raise ConfigError(f"langchain {_SPLITTERS[chunker]} has no option {', '.join(unknown)}; "
-                          f"it has {', '.join(sorted(known))}")
+    LIBRARY.known(chunker, settings)
     kwargs = dict(settings)
     if chunker == "token":
         _token_encoding(kwargs)
@@ -121,7 +110,7 @@ def cut(chunker: str, pieces: Sequence[Piece], settings: Mapping[str, Any]) -> l
         for chunk in splitter.split_documents([doc]):
             page = chunk.metadata.get("page")
             pages = (page + 1,) if isinstance(page, int) and not isinstance(page, bool) else piece.pages
-            out.append(Piece(chunk.page_content, pages, {k: _plain(v) for k, v in chunk.metadata.items()}))
+            out.append(Piece(chunk.page_content, pages, {k: plain(v) for k, v in chunk.metadata.items()}))
     return out
 
 

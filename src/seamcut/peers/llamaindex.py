@@ -29,14 +29,10 @@ import os
 from typing import Any, Mapping, Sequence
 
 from ..errors import ConfigError, InputError, MissingError
-from .base import Library, Piece, signature_options
+from .base import Library, Piece, plain, signature_options
 
 _PARSERS = {"sentence": "SentenceSplitter", "token": "TokenTextSplitter"}
 _EXCLUDED = ("excluded_embed_metadata_keys", "excluded_llm_metadata_keys")
-
-
-def _plain(value: Any) -> Any:
-    return value if value is None or isinstance(value, (str, int, float, bool)) else str(value)
 
 
 def read(path: str) -> list[Piece]:
@@ -53,7 +49,7 @@ def read(path: str) -> list[Piece]:
     is_pdf = str(path).lower().endswith(".pdf")
     pieces = []
     for i, doc in enumerate(documents):
-        meta: dict[str, Any] = {str(k): _plain(v) for k, v in doc.metadata.items()}
+        meta: dict[str, Any] = {str(k): plain(v) for k, v in doc.metadata.items()}
         for name in _EXCLUDED:
             meta[name] = tuple(getattr(doc, name))
         pieces.append(Piece(doc.text, (i + 1,) if is_pdf else (), meta))
@@ -61,11 +57,8 @@ def read(path: str) -> list[Piece]:
 
 
 def _parser_class(chunker: str) -> Any:
-    if chunker not in _PARSERS:
-        raise ConfigError(f"the llamaindex contestant has no chunker {chunker!r}; "
-                          f"it knows {', '.join(sorted(_PARSERS))}")
     module = LIBRARY.require("llama_index.core.node_parser", "llama-index-core")
-    return getattr(module, _PARSERS[chunker])
+    return getattr(module, LIBRARY.named(chunker))
 
 
 def options(chunker: str) -> dict[str, Any]:
@@ -95,11 +88,7 @@ def cut(chunker: str, pieces: Sequence[Piece], settings: Mapping[str, Any]) -> l
     """``pieces`` as documents, cut by ``chunker``'s parser with ``settings`` (LlamaIndex's
     option names); each chunk keeps its node's metadata and ``start_char_idx``/``end_char_idx``
     into its document's text."""
-    known = options(chunker)
-    unknown = sorted(set(settings) - set(known))
-    if unknown:
-        raise ConfigError(f"llamaindex {_PARSERS[chunker]} has no option {', '.join(unknown)}; "
-                          f"it has {', '.join(sorted(known))}")
+    LIBRARY.known(chunker, settings)
     core = LIBRARY.require("llama_index.core", "llama-index-core")
     _tokenizer()
     try:
@@ -120,7 +109,7 @@ def cut(chunker: str, pieces: Sequence[Piece], settings: Mapping[str, Any]) -> l
         raise ConfigError(f"llamaindex {_PARSERS[chunker]}: {exc}") from exc
     out = []
     for node in nodes:
-        meta = {k: _plain(v) for k, v in node.metadata.items()}
+        meta = {k: plain(v) for k, v in node.metadata.items()}
         meta.update(start_char_idx=node.start_char_idx, end_char_idx=node.end_char_idx)
         source = where.get(node.ref_doc_id)
         out.append(Piece(node.get_content(), pieces[source].pages if source is not None else (), meta))

@@ -33,9 +33,7 @@ def _splitters() -> tuple[Any, Any]:
 
 
 def _known(chunker: str) -> None:
-    if chunker not in LIBRARY.chunkers:
-        raise ConfigError(f"pymupdf4llm has no chunker {chunker!r}; known: "
-                          f"{', '.join(sorted(LIBRARY.chunkers))}")
+    LIBRARY.named(chunker)
 
 
 def read(path: str) -> list[Piece]:
@@ -105,9 +103,7 @@ def cut(chunker: str, pieces: Sequence[Piece], options: Mapping[str, Any]) -> li
     _known(chunker)
     header_cls, recursive_cls = _splitters()
     options_ = {**PIPELINE_DEFAULTS, **dict(options)}
-    unknown = set(options_) - set(_options(chunker))
-    if unknown:
-        raise ConfigError(f"pymupdf4llm markdown: unknown option(s) {sorted(unknown)}")
+    LIBRARY.known(chunker, options_)
     header_names = set(inspect.signature(header_cls.__init__).parameters)
     h_opts = {k: v for k, v in options_.items() if k in header_names}
     r_opts = {k: v for k, v in options_.items() if k not in header_names}
@@ -126,7 +122,6 @@ def cut(chunker: str, pieces: Sequence[Piece], options: Mapping[str, Any]) -> li
     return out
 
 
-_options = options  # ``cut``'s parameter of that name hides the function
 
 LIBRARY = Library(
     name="pymupdf4llm", extra="pymupdf4llm",

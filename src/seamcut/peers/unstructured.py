@@ -43,9 +43,7 @@ def _require(module: str) -> Any:
 
 
 def _chunker(chunker: str) -> Any:
-    if chunker not in _CHUNKERS:
-        raise ConfigError(f"unstructured has no chunker {chunker!r}; known: "
-                          f"{', '.join(sorted(_CHUNKERS))}")
+    LIBRARY.named(chunker)
     module, name = _CHUNKERS[chunker]
     return getattr(_require(module), name)
 
@@ -105,11 +103,7 @@ def cut(chunker: str, pieces: Sequence[Piece], options: Mapping[str, Any]) -> li
     registry) and chunked in one call, as users chunk a partition's output; each chunk's pages are
     those of the elements it combined (``orig_elements``), else its ``page_number``."""
     fn = _chunker(chunker)
-    known = set(_options(chunker))
-    unknown = set(options) - known
-    if unknown:
-        raise ConfigError(f"unstructured {chunker}: unknown option(s) {sorted(unknown)}; "
-                          f"known: {', '.join(sorted(known))}")
+    LIBRARY.known(chunker, options)
     missing = [i for i, p in enumerate(pieces) if "element" not in p.metadata]
     if missing:
         raise ConfigError(f"unstructured {chunker}: piece {missing[0]} has no element "
@@ -127,7 +121,6 @@ def cut(chunker: str, pieces: Sequence[Piece], options: Mapping[str, Any]) -> li
     return out
 
 
-_options = options  # ``cut``'s parameter of that name hides the function
 
 LIBRARY = Library(
     name="unstructured", extra="unstructured",
