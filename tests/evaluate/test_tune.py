@@ -370,3 +370,13 @@ def test_tune_takes_an_engine_as_compare_does(setup, tmp_path):
     assert told.calls[:2] == ["check", "series"]  # checked before any work, started once
     assert [c for c in told.calls[2:] if c != "check"] == labels  # each build checks it again
     assert result.winner["spec"] in labels
+
+
+def test_another_librarys_pipeline_is_judged_in_the_final_round_as_versus(setup):
+    """``--versus`` takes a contestant as compare does (issue 53): built on every document in the
+    final round, judged beside the defaults, its label kept whole."""
+    label = "langchain:recursive:chunk_size=400:chunk_overlap=0"
+    data = run(setup, versus=["recursive", label]).to_json()
+    assert f"{label} @hybrid" in [p["label"] for p in data["points"]]
+    final = max(r["round"] for r in data["log"])
+    assert any(r["label"] == f"{label} @hybrid" and r["round"] == final for r in data["log"])

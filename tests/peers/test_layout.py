@@ -74,3 +74,11 @@ def test_an_embedded_text_given_is_kept_and_held_to_the_model_input() -> None:
                        "chunks:x")
     assert c.text == "body" and c.metadata["embedded"] == "Title / Section\nbody"
     assert c.heading_path == ("Title",) and c.tokens == SIZER.count("body")
+
+
+def test_a_reading_a_page_a_piece_has_its_pages_and_one_out_of_order_none() -> None:
+    doc = reading("f.pdf", [Piece("one", (1,)), Piece("two a", (2,)), Piece("two b", (2,)), Piece("three", (3,))],
+                  "lib Loader", {})
+    assert doc.page_starts == (0, 5, 19) and doc.pages_of(5, 7) == (2,)
+    assert reading("f.pdf", [Piece("two", (2,)), Piece("one", (1,))], "x", {}).page_starts == ()
+    assert reading("f.md", [Piece("no pages")], "x", {}).page_starts == ()

@@ -8,7 +8,7 @@ import pytest
 
 from seamcut.errors import ConfigError, MissingError
 from seamcut.peers import LIBRARIES, PeerSpec, is_peer, library, parse_contestant
-from seamcut.peers.spec import PeerReader
+from seamcut.peers.spec import PeerReader, adapter_code
 from seamcut.strategies.spec import StrategySpec
 
 
@@ -17,7 +17,7 @@ def test_a_library_spec_keeps_its_own_option_names_and_types() -> None:
     assert isinstance(spec, PeerSpec) and spec.name == "langchain:recursive" and spec.reader == "own"
     assert spec.options == {"chunk_size": 1000, "chunk_overlap": 200, "strip_whitespace": False}
     assert dict(spec.versions)["langchain-text-splitters"] == library("langchain").versions()["langchain-text-splitters"]
-    assert spec.reads == PeerReader("langchain", spec.versions)
+    assert spec.reads == PeerReader("langchain", spec.versions, adapter_code("langchain"))
     assert pickle.loads(pickle.dumps(spec)) == spec
     assert spec.describe()["splitter"] == "RecursiveCharacterTextSplitter"
 

@@ -11,6 +11,7 @@ import pytest
 
 from seamcut.errors import InputError
 from seamcut.readers.pdf import garble_score, is_garbled, join_lines, read_pdf
+from seamcut.readers.pdf.hyphenation import vocabulary
 
 from tests.helpers.badfiles import pdf_file as _pdf_file
 from tests.helpers.badfiles import stream as _stream
@@ -196,6 +197,15 @@ def test_hyphenation_join():
     assert join_lines(["in the drought-", "prone talukas"]) == "in the drought-prone talukas"
     assert join_lines(["pest-", "resistant seed"]) == "pest-resistant seed"
     assert join_lines(["a prone-", "ness"]) == "a proneness"
+    # the document's own words: two that stand alone elsewhere and never joined are a compound
+    # (Apple's 10-Q: "These credit-" / "financing arrangements", read as "creditfinancing")
+    words = vocabulary(["credit risk and financing", "These credit-", "financing arrangements"])
+    assert join_lines(["These credit-", "financing arrangements"], words) == "These credit-financing arrangements"
+    assert join_lines(["These credit-", "financing arrangements"]) == "These creditfinancing arrangements"
+    seen = vocabulary(["the fertilizer", "apply fertil-", "izer and fertil soil", "izer"])
+    assert join_lines(["apply fertil-", "izer now"], seen) == "apply fertilizer now"  # joined elsewhere
+    once = vocabulary(["the man-", "agement of the farm"])
+    assert join_lines(["the man-", "agement of the farm"], once) == "the management of the farm"
     assert join_lines(["one", "two"]) == "one two"
 
 

@@ -46,6 +46,7 @@ def reading(path: str, pieces: Sequence[Piece], reader: str, versions: Mapping[s
     library's metadata); ``reader`` and ``versions`` in the metadata, with ``fields`` (a
     catalog's) as seamcut's reading puts them."""
     text, spans = _lay([p.text for p in pieces])
+    firsts = [p.pages[0] if p.pages else None for p in pieces]
     elements = tuple(Element("paragraph", s, e, page=p.pages[0] if p.pages else None,
                              metadata={"pages": list(p.pages), "library": dict(p.metadata)})
                      for p, (s, e) in zip(pieces, spans))
@@ -53,8 +54,21 @@ def reading(path: str, pieces: Sequence[Piece], reader: str, versions: Mapping[s
     if fields:
         meta.update(fields)
         meta["catalog_fields"] = list(fields)
-    return Document(text, source=str(path), elements=elements, metadata=meta,
-                    language=(fields or {}).get("language"))
+    return Document(text, source=str(path), elements=elements, page_starts=_page_starts(firsts, spans),
+                    metadata=meta, language=(fields or {}).get("language"))
+
+
+def _page_starts(firsts: Sequence[int | None], spans: Sequence[tuple[int, int]]) -> tuple[int, ...]:
+    """Where each page begins in a laid-out reading, where its pieces say so in order (each
+    piece's first page, the pages 1, 2, ... in turn, a piece a page or several); none where a
+    piece has no page or the pages come out of order."""
+    starts: list[int] = []
+    for page, (start, _) in zip(firsts, spans):
+        if page is None or page > len(starts) + 1 or page < len(starts):
+            return ()
+        if page == len(starts) + 1:
+            starts.append(start)
+    return tuple(starts)
 
 
 def pieces_of(document: Document) -> list[Piece]:

@@ -11,7 +11,9 @@ and nothing is parsed there. Options go by the library's own names and are typed
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import importlib
+from functools import lru_cache
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
@@ -35,6 +37,17 @@ def library(name: str) -> Library:
     return importlib.import_module(LIBRARIES[name]).LIBRARY  # type: ignore[no-any-return]
 
 
+@lru_cache(maxsize=None)
+def adapter_code(name: str) -> str:
+    """A digest of the code a library's reading goes through in seamcut (its adapter, base.py,
+    layout.py), so that a parse cached by other code is not reused."""
+    here = Path(__file__).parent
+    h = hashlib.sha256()
+    for f in (here / f"{name}.py", here / "base.py", here / "layout.py"):
+        h.update(f.read_bytes())
+    return h.hexdigest()[:16]
+
+
 def is_peer(label: str) -> bool:
     """Whether ``label`` names another library's pipeline or chunks made elsewhere (its first
     word is a library or ``chunks``), not one of seamcut's strategies."""
@@ -49,6 +62,8 @@ class PeerReader:
     library upgraded is read again."""
     library: str
     versions: tuple[tuple[str, str], ...]
+    #: a digest of seamcut's code that reads with it (the adapter, the layout): changed, read again
+    code: str = ""
 
     def read(self, path: str, fields: Mapping[str, Any] | None = None) -> Document:
         """The file as the library's reader gives it: its pieces laid end to end, one element
@@ -93,7 +108,7 @@ class PeerSpec:
     @property
     def reads(self) -> PeerReader | None:
         """The library's reader where the spec reads with it; None: seamcut's reading."""
-        return PeerReader(self.library, self.versions) if self.reader == "own" else None
+        return PeerReader(self.library, self.versions, adapter_code(self.library)) if self.reader == "own" else None
 
     def with_tokenizer(self, tokenizer: Any) -> "PeerSpec":
         return dataclasses.replace(self, tokenizer=tokenizer)

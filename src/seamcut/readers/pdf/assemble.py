@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 from ...model import Document
 from ..builder import DocumentBuilder, LineBox, Rect
@@ -13,7 +13,7 @@ from .blocks import Block, Segment, enclosing
 from .classify import NUMBERED, Kind, classify_all, number_labels, numbered_level, run_in_heading
 from .furniture import furniture, is_page_number, line_number_blocks
 from .headings import HeadingScale, body_size, heading_scale
-from .hyphenation import join_line_spans
+from .hyphenation import join_line_spans, vocabulary
 from .markers import strip_glyph_bullet
 from .page import Key, Page
 from .tags import drop_paragraph_only_tags
@@ -31,6 +31,8 @@ class _Roles:
     #: the blocks in ``labels``' values: written in front of their heading, not on their own
     numbers: set[Key]
     scale: HeadingScale
+    #: every word of the document's text blocks, counted (``hyphenation.vocabulary``)
+    words: Mapping[str, int]
 
 
 def assemble(path: Path, pages: list[Page]) -> Document:
@@ -63,7 +65,8 @@ def _roles(pages: list[Page]) -> _Roles:
     scale = heading_scale(pages, furn, body)
     kinds = classify_all(pages, furn, scale)
     labels = number_labels(pages, furn, kinds)
-    return _Roles(furn, line_numbers, kinds, labels, set(labels.values()), scale)
+    words = vocabulary(line for pg in pages for b in pg.blocks for line in b.lines)
+    return _Roles(furn, line_numbers, kinds, labels, set(labels.values()), scale, words)
 
 
 def _add_block(builder: DocumentBuilder, pg: Page, key: Key, b: Block, roles: _Roles,
@@ -94,14 +97,14 @@ def _add_block(builder: DocumentBuilder, pg: Page, key: Key, b: Block, roles: _R
         builder.add("heading", head, level=lvl, page=pg.number, metadata={**meta, "run_in": True},
                     lines=[(0, len(head), *_words_box(pg, first[:k]))] if k else None)
         boxes = [_words_box(pg, first[k:])] + [_seg_box(pg, s) for s in b.segments[1:]]
-        text, lines = _joined(rest, boxes)
+        text, lines = _joined(rest, boxes, roles.words)
         builder.add("paragraph", text, page=pg.number, metadata=meta, lines=lines)
         return None
     kind, level = roles.kinds[key]
     if level is not None:
         level = max(1, min(6, level))
     m = dict(meta)
-    text, lines = _joined(b.lines, [_seg_box(pg, s) for s in b.segments])
+    text, lines = _joined(b.lines, [_seg_box(pg, s) for s in b.segments], roles.words)
     if kind == "list_item":
         bare, marker = strip_glyph_bullet(text)
         if marker:
@@ -130,10 +133,11 @@ def _words_box(pg: Page, words: list[Word]) -> Rect | None:
     return _clip(pg, *enclosing(words)) if words else None
 
 
-def _joined(texts: list[str], boxes: list[Rect | None]) -> tuple[str, list[LineBox]]:
-    """The lines ``texts`` joined (``join_line_spans``), each line's span with its box (a line
-    that adds no text has none)."""
-    text, spans = join_line_spans(texts)
+def _joined(texts: list[str], boxes: list[Rect | None], words: Mapping[str, int]) -> tuple[str, list[LineBox]]:
+    """The lines ``texts`` joined (``join_line_spans``, the document's ``words`` telling
+    compounds from hyphenated words), each line's span with its box (a line that adds no text
+    has none)."""
+    text, spans = join_line_spans(texts, words)
     return text, [(span[0], span[1], *box) for span, box in zip(spans, boxes) if span and box]
 
 

@@ -3,7 +3,8 @@ joined again; ``join_line_spans`` also says where each line landed in the paragr
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from collections import Counter
+from typing import Iterable, Mapping, Sequence
 
 #: first halves of hyphenated compounds whose hyphen stays when a line breaks after it
 COMPOUND_PREFIXES = frozenset("""
@@ -21,20 +22,42 @@ affected linked""".split())
 _HYPHENS = "-\u2010\u2011"
 _LAST_WORD = re.compile(r"(\w+)[-\u2010\u2011]$")
 _FIRST_WORD = re.compile(r"\w+")
+_LETTERS = re.compile(r"[^\W\d_]+")
 
 
-def join_lines(lines: Sequence[str]) -> str:
+def vocabulary(texts: Iterable[str]) -> Counter[str]:
+    """How often each word (letters only, lower case) occurs in ``texts``: what tells a compound
+    broken at its hyphen ("credit-" + "financing": both words stand alone elsewhere, the two
+    joined nowhere) from a word hyphenated to fit a line ("fertil-" + "izer")."""
+    return Counter(w.lower() for t in texts for w in _LETTERS.findall(t))
+
+
+def _compound(first: str, second: str, words: Mapping[str, int] | None) -> bool:
+    """Whether ``first-`` at a line's end and ``second`` at the next line's start are the two
+    halves of a hyphenated compound, whose hyphen stays: a known prefix or suffix, or (given the
+    document's ``words``) two words that each occur elsewhere (counting this line break's own
+    once) where the two joined occur nowhere."""
+    if first in COMPOUND_PREFIXES or second in COMPOUND_SUFFIXES:
+        return True
+    if not words or first + second in words:
+        return False
+    return words.get(first, 0) >= 2 and words.get(second, 0) >= 2
+
+
+def join_lines(lines: Sequence[str], words: Mapping[str, int] | None = None) -> str:
     """Join the lines of one block into a paragraph; words hyphenated across a line break are
     joined ("fertil-" + "izer" -> "fertilizer") unless the next line starts with an uppercase
-    letter or digit, the first half is a known compound prefix ("self-" + "locking") or the second
-    a known compound suffix ("drought-" + "prone")."""
-    return join_line_spans(lines)[0]
+    letter or digit, or the halves are a compound's (``_compound``: a known prefix "self-" +
+    "locking" or suffix "drought-" + "prone"; with the document's ``words``, ``vocabulary``'s
+    counts, two words found elsewhere, "credit-" + "financing", joined nowhere)."""
+    return join_line_spans(lines, words)[0]
 
 
-def join_line_spans(lines: Sequence[str]) -> tuple[str, list[tuple[int, int] | None]]:
-    """``join_lines(lines)`` and, for each of ``lines``, its span ``(start, end)`` in the joined
-    text (code points; None for a line that adds nothing). A hyphen or soft hyphen removed at a
-    join leaves its line's span one shorter; the spans are in order and do not overlap."""
+def join_line_spans(lines: Sequence[str], words: Mapping[str, int] | None = None
+                    ) -> tuple[str, list[tuple[int, int] | None]]:
+    """``join_lines(lines, words)`` and, for each of ``lines``, its span ``(start, end)`` in the
+    joined text (code points; None for a line that adds nothing). A hyphen or soft hyphen removed
+    at a join leaves its line's span one shorter; the spans are in order and do not overlap."""
     out = ""
     spans: list[tuple[int, int] | None] = []
     last = -1  # index in ``spans`` of the line written last
@@ -52,8 +75,7 @@ def join_line_spans(lines: Sequence[str]) -> tuple[str, list[tuple[int, int] | N
             first = m.group(1).lower() if m else ""
             after = _FIRST_WORD.match(line)
             second = after.group(0).lower() if after else ""
-            if line[0].islower() and first not in COMPOUND_PREFIXES and second not in COMPOUND_SUFFIXES \
-                    and len(first) >= 2:
+            if line[0].islower() and len(first) >= 2 and not _compound(first, second, words):
                 out = out[:-1]
             out = out + line
         else:
