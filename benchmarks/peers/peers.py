@@ -68,7 +68,10 @@ def run_compare(corpus: Path, questions: Path, labels: list[str], args: argparse
            "--workers", str(args.workers), "--out", str(args.out / args.set), "--json", str(raw), *flags]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO / "src"), os.environ.get("PYTHONPATH", "")])}
     print("$", " ".join(cmd[1:]), file=sys.stderr)
-    subprocess.run(cmd, check=True, env=env)
+    done = subprocess.run(cmd, env=env)
+    # 1: files failed for some contestant (a peer's reader refusing a file is a result); the run's there
+    if done.returncode not in (0, 1) or not raw.is_file():
+        sys.exit(f"seamcut compare failed ({done.returncode})")
 
 
 def describe(s: dict[str, Any]) -> tuple[str, str]:
