@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import textwrap
 import subprocess
 import sys
 import tempfile
@@ -131,7 +132,7 @@ def plot(run: dict[str, Any], path: Path) -> None:
         lo, hi = bootstrap_difference([float(v) for v in values], [0.0] * n)
         ax.barh(i, rate, color="#2b7bb9" if not s.get("contestant") else "#aaaaaa")
         ax.errorbar(rate, i, xerr=[[rate - lo], [hi - rate]], color="black", capsize=3)
-    ax.set_yticks(range(len(rows)), [s["name"] for s in rows], fontsize=7)
+    ax.set_yticks(range(len(rows)), [textwrap.fill(s["name"].replace(":", ": "), 34) for s in rows], fontsize=7)
     ax.set_xlabel(f"share of {n} questions answered within {first} tokens sent (95% interval)")
     ax.set_title(f"{run['mode']} search: seamcut (blue), other libraries' pipelines (grey)", fontsize=10)
     fig.tight_layout()
