@@ -645,3 +645,18 @@ def test_a_character_outside_the_bmp_is_one_code_point_not_two_surrogates():
     # the brackets touch the words they enclose, as set on the page (words.words_text)
     assert "\U000f0854이슈와 논점\U000f0855" in doc.text
     assert seamcut.chunk(doc, "structure")
+
+
+def test_a_statement_of_two_rows_is_read_as_a_table_with_its_labels():
+    """Apple's 10-Q, share-based compensation: two rows of a label and its figures, no rules
+    (fewer than three rows, one label longer than a short cell). Read before as the labels,
+    then the figures ("... expense Income tax benefit ... $ $ 2,243 (1,231) $"), each row now
+    keeps its label and its figures together (issue 53: what made a miss where LangChain's
+    pipeline, keeping pypdf's lines, hit)."""
+    from tests.helpers.data import filing_page
+    path, _ = filing_page("2022 Q3 AAPL", 14)
+    doc = read_pdf(path)
+    tables = [doc.text[e.start:e.end] for e in doc.elements if e.kind == "table"]
+    row = next(line for t in tables for line in t.splitlines() if line.startswith("Income tax benefit related"))
+    assert "(1,231)" in row and "(3,518)" in row
+    assert "Share-based compensation expense | $ | 2,243" in "\n".join(tables)

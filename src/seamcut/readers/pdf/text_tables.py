@@ -18,6 +18,8 @@ def text_tables(lines: list[list[Segment]], min_rows: int = 3, min_cols: int = 3
     def tabular(segs: list[Segment]) -> bool:
         if len(segs) < 2:
             return False
+        if figure_row(segs):
+            return True
         lens = [len(s.text) for s in segs]
         return sum(lens) / len(lens) <= 30 and max(lens) <= 60
 
@@ -36,7 +38,8 @@ def text_tables(lines: list[list[Segment]], min_rows: int = 3, min_cols: int = 3
                 break
             j += 1
         run = lines[i:j]
-        if len(run) >= min_rows:
+        # a statement's rows (a label, then its figures) make a table from two rows on
+        if len(run) >= min_rows or (len(run) >= 2 and all(figure_row(line) for line in run)):
             cols = _columns(run)
             rows = [_cells(line, cols) for line in run]
             if len(cols) >= min_cols and sum(1 for r in rows for c in r if c) >= 0.6 * len(rows) * len(cols):
@@ -50,6 +53,21 @@ def text_tables(lines: list[list[Segment]], min_rows: int = 3, min_cols: int = 3
                 used.update(id(s) for s in segs)
         i = j
     return out, used
+
+
+#: a cell of figures: digits, signs, currency, dashes, brackets, percent (no words)
+FIGURES = re.compile(r"^[\s\d.,:;%()+\-\u2013\u2014\u2212/$€£₹*]*\d[\s\d.,:;%()+\-\u2013\u2014\u2212/$€£₹*]*$")
+#: the longest row label (characters) a row of figures may carry in front of them
+LABEL_CHARS = 120
+
+
+def figure_row(segs: list[Segment]) -> bool:
+    """Whether a line is a statement's row: a label of words (at most ``LABEL_CHARS``), then two
+    or more cells of figures and nothing else ("Income tax benefit related to share-based
+    compensation expense  $ (1,231)  $ (1,319)"); "$" alone counts with its figure."""
+    cells = [s.text.strip() for s in segs[1:] if s.text.strip() not in ("$", "€", "£", "₹")]
+    return (len(cells) >= 2 and all(FIGURES.match(c) for c in cells)
+            and any(ch.isalpha() for ch in segs[0].text) and len(segs[0].text) <= LABEL_CHARS)
 
 
 def _columns(run: list[list[Segment]]) -> list[list[float]]:
