@@ -60,6 +60,13 @@ def test_a_missing_or_empty_file_is_refused(tmp_path: Path) -> None:
         parse_contestant(f"chunks:{_write(tmp_path / 'empty.jsonl', '')}")
 
 
+def test_a_relative_path_is_kept_absolute(tmp_path: Path, monkeypatch) -> None:
+    _write(tmp_path / "c.jsonl", {"text": "x", "source": "a.pdf"})
+    monkeypatch.chdir(tmp_path)
+    spec = parse_contestant("chunks:c.jsonl")
+    assert spec.label == "chunks:c.jsonl" and spec.path == str(tmp_path / "c.jsonl")
+
+
 def test_a_changed_file_is_read_again(tmp_path: Path) -> None:
     f = _write(tmp_path / "c.jsonl", {"text": "old", "source": "a.pdf"})
     assert [p.text for p in chunks_for(str(f), "a.pdf")] == ["old"]

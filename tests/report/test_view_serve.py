@@ -144,3 +144,17 @@ def test_search_page_shows_ranked_chunks_linking_to_their_place(server, tmp_path
         assert page.locator("li.found").count() == 0
         browser.close()
     assert errors == []
+
+
+def test_a_contestants_results_link_to_its_own_page_of_the_document(tmp_path: Path) -> None:
+    """A contestant's chunks are drawn over its own laid-out text (``docs/ID--SLUG.html``), never
+    over seamcut's reading: the search's links go there."""
+    from seamcut.report.view.serve import search_json
+    label = "langchain:recursive:chunk_size=800"
+    run = subprocess.run([sys.executable, "-m", "seamcut.cli", "index", str(HELPLINE / "cotton-manual.pdf"),
+                          "--db", str(tmp_path / "db"), "-s", label], capture_output=True, text=True, timeout=600,
+                         env={**os.environ, "OMP_NUM_THREADS": "1"})
+    assert run.returncode == 0, run.stderr[-3000:]
+    got = search_json({label: Index(tmp_path / "db")}, {"q": "whitefly dose", "k": "2"})
+    assert got["results"] and all(re.fullmatch(r"docs/\w+--langchain_recursive_chunk_size-800\.html#s=.*&c=\w+",
+                                                r["href"]) for r in got["results"])

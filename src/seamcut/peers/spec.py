@@ -200,7 +200,7 @@ def parse_peer(text: str) -> PeerSpec | ChunksSpec:
             raise ConfigError(f"{label!r}: give the file of chunks, chunks:PATH")
         from .made import check_file
         check_file(rest)
-        return ChunksSpec(label, rest)
+        return ChunksSpec(label, str(Path(rest).resolve()))  # a run's JSON names it from anywhere
     if first not in LIBRARIES:
         raise ConfigError(f"{label!r}: unknown library {first!r}; choose from {', '.join(LIBRARIES)}")
     lib = library(first)

@@ -23,6 +23,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from ...errors import ConfigError
 from ...index import MODES, Index, WhereError
+from ...peers import is_peer
 from ...strategies.spec import slug
 from ..html import esc
 from .questions import chunk_href, copy_static
@@ -64,7 +65,7 @@ def search_json(indexes: Mapping[str, Index], params: Mapping[str, str],
         {"rank": h.rank, "score": h.score, "similarity": h.similarity, "doc_id": h.chunk.doc_id,
          "chunk_id": h.chunk.id, "start": h.chunk.start, "end": h.chunk.end, "source": h.chunk.source,
          "pages": list(h.chunk.pages), "heading": " / ".join(h.chunk.heading_path), "text": h.chunk.text,
-         "tokens": h.chunk.tokens, "href": chunk_href(h.chunk.doc_id, label, h.chunk.id)} for h in hits]}
+         "tokens": h.chunk.tokens, "href": chunk_href(h.chunk.doc_id, label, h.chunk.id, contestant=is_peer(label))} for h in hits]}
 
 
 class _Handler(SimpleHTTPRequestHandler):
