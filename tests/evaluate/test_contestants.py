@@ -40,6 +40,9 @@ def test_seamcut_chunks_judged_as_a_contestant_score_as_seamcut(tmp_path, struct
     data = result.to_json()["strategies"]
     assert data[1]["answer_kept"] == sum(1 for q in questions if q.must_contain)
     assert data[1]["contestant"]["options"] == {"path": str(structure_chunks)}
+    from seamcut.report.compare_html import render
+    page = render(result)  # the HTML report says what each contestant is, and what it kept
+    assert "answer kept" in page and f"<b>chunks:{structure_chunks}</b>: chunks made elsewhere" in page
 
 
 def test_chunks_that_lost_an_answer_are_told_from_a_search_miss(tmp_path, structure_chunks):

@@ -299,18 +299,6 @@ def compare_table(result: "CompareResult") -> Table:
     return table
 
 
-def contestant_line(c: dict) -> str:
-    """What a contestant is, in one line: its reader, its chunker with its options, the versions."""
-    opts = ", ".join(f"{k}={v!r}" for k, v in c["options"].items())
-    chunker = c.get("splitter") or c["chunker"]
-    versions = ", ".join(f"{p} {v}" for p, v in c["versions"].items())
-    fed = c.get("embedded") or {}
-    apart = "".join(f"; {fed[k]} of {fed['of']} chunks embedded {how}" for k, how in
-                    (("truncated", "from their first tokens (longer than the model's input)"),
-                     ("given", "from the text given with them")) if fed.get(k))
-    return f"{c['reader']} + {chunker}({opts})" + (f"; {versions}" if versions else "") + apart
-
-
 def print_builds(result: "CompareResult") -> None:
     """How each strategy's index was built in this run, on standard error: files read, left
     unchanged and failed, each stage's CPU seconds, the build's wall-clock seconds, and the
@@ -342,7 +330,8 @@ def print_comparison(result: "CompareResult") -> None:
     Console(width=max(Console().width, 140)).print(compare_table(result))
     for s in result.strategies:
         if s.contestant:
-            err.print(f"{s.name}: {contestant_line(s.contestant)}", soft_wrap=True)
+            from ..peers.spec import described
+            err.print(f"{s.name}: {described(s.contestant)}", soft_wrap=True)
     if any(s.contestant for s in result.strategies):
         err.print("answer kept: questions whose answer some chunk holds whole (a miss where none does was "
                   "lost in reading or cutting, not in search)", soft_wrap=True)

@@ -176,6 +176,18 @@ class ChunksSpec:
         return laid_out(document, chunks_for(self.path, document.source), self.label, self.tokenizer)
 
 
+def described(c: Mapping[str, Any]) -> str:
+    """What a contestant is, in one line: its reader, its chunker with its options, the versions."""
+    opts = ", ".join(f"{k}={v!r}" for k, v in c["options"].items())
+    chunker = c.get("splitter") or c["chunker"]
+    versions = ", ".join(f"{p} {v}" for p, v in c["versions"].items())
+    fed = c.get("embedded") or {}
+    apart = "".join(f"; {fed[k]} of {fed['of']} chunks embedded {how}" for k, how in
+                    (("truncated", "from their first tokens (longer than the model's input)"),
+                     ("given", "from the text given with them")) if fed.get(k))
+    return f"{c['reader']} + {chunker}({opts})" + (f"; {versions}" if versions else "") + apart
+
+
 def parse_contestant(text: str) -> "StrategySpec | PeerSpec | ChunksSpec":
     """A ``--strategies`` word: one of seamcut's strategies (``parse_spec``) or another
     library's pipeline, or chunks made elsewhere (``parse_peer``)."""

@@ -11,6 +11,7 @@ from typing import Any
 from ..evaluate.compare import CompareResult
 from ..evaluate.judge import NOISE_RULE, StrategyResult
 from ..evaluate.significance import Comparison
+from ..peers.spec import described
 from .html import esc, img, page, png, pyplot, table, write_page
 
 
@@ -40,6 +41,7 @@ def render(result: CompareResult, title: str = "seamcut compare") -> str:
     if result.failures:
         parts.append('<p class="bad">Files that could not be read: '
                      + "; ".join(esc(f) for f in result.failures) + "</p>")
+    contestants = [s for s in result.strategies if s.contestant]
     rows = []
     for s in result.strategies:
         lo, hi = wilson(s.hits, n)
@@ -49,11 +51,18 @@ def render(result: CompareResult, title: str = "seamcut compare") -> str:
                      f"{statistics.median(s.sizes):g}" if s.sizes else "–",
                      f"{s.build_seconds:.2f}", f"{s.tokens_per_question:.0f}"]
                     + ([f"{s.at_budget(result.budget).hits}/{n}"] if result.budget else [])
+                    + ([f"{sum(bool(k) for k in s.kept)}/{n}" if s.kept else "–"] if contestants else [])
                     + [f"{spans.recall:.1%} / {spans.iou:.1%}" if spans else "–"])
     parts.append(table(["strategy", f"hits@{result.k}", "%", "95% interval", "hits@1", "MRR", "chunks",
                         "median tokens", "build s", "tokens/question"]
                        + ([f"hits ≤ {result.budget} tokens"] if result.budget else [])
-                       + ["span recall / IoU"], rows))
+                       + (["answer kept"] if contestants else []) + ["span recall / IoU"], rows))
+    if contestants:
+        parts.append("<p>Other libraries' pipelines, each run as its users run it; <i>answer kept</i>: the "
+                     "questions whose answer some chunk holds whole (a miss where none does was lost in "
+                     "reading or cutting, before search).</p><ul>"
+                     + "".join(f"<li><b>{esc(s.name)}</b>: {esc(described(s.contestant))}</li>"
+                               for s in contestants) + "</ul>")
     plt = pyplot()
     if plt is None:
         parts.append('<p class="note">matplotlib is not installed: plots left out.</p>')
