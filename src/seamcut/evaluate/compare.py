@@ -28,11 +28,11 @@ from typing import Any, Mapping, Sequence
 
 from ..errors import ConfigError, ConfigTypeError
 from ..model import Document
-from ..pipeline.jobs import CONTESTANTS
+from ..peers import CONTESTANTS, AnySpec
 from ..pipeline.report import BuildReport, saved_report
 from ..readers import expand
 from ..strategies import REGISTRY
-from ..strategies.spec import StrategySpec, slug
+from ..strategies.spec import slug
 from .budget import DEPTH, FIXED_BUDGETS, default_budget
 from .indexes import Digests, different_files, index_documents, index_files, missing_files, plain_options
 from .kept import answers_kept, embedded_apart
@@ -169,13 +169,16 @@ def default_strategies() -> list[str]:
 
 
 def compare(documents: Sequence[Document] | Sequence[str | Path], questions: Sequence[Question],
-            strategies: Sequence[StrategySpec], indexing: Indexing, judging: Judging = Judging(),
+            strategies: Sequence[AnySpec], indexing: Indexing, judging: Judging = Judging(),
             hashes: Mapping[str, str] | None = None) -> CompareResult:
     """Index ``documents`` with each strategy under ``indexing.workdir/index/SLUG``, search every
     question (top ``judging.k``, ``judging.mode``) and score. A strategy is a ``StrategySpec``
     (``seamcut.strategies.spec``: a name or a spec with options, ``parent-child:parents=blocks``,
     parsed once by the caller, with any option the run sets for every strategy in it), so
-    variants of one strategy can be compared; it travels to the cutting workers as it is.
+    variants of one strategy can be compared; it travels to the cutting workers as it is. It
+    may also be a contestant (``seamcut.peers``: another library's pipeline, chunks made
+    elsewhere), judged alike; the result records what it is and, for every strategy, whether
+    each answer survives in some chunk (``StrategyResult.kept``).
 
     ``documents``: files and folders, or ``Document``s. Files are indexed by ``build_index``
     as ``indexing`` says (``indexing.build``: how they are read; the files that fail are in the
@@ -198,7 +201,7 @@ def compare(documents: Sequence[Document] | Sequence[str | Path], questions: Seq
 
 
 def _compared(documents: Sequence[Document] | Sequence[str | Path], questions: Sequence[Question],
-              specs: list[StrategySpec], indexing: Ready, judging: Judging,
+              specs: list[AnySpec], indexing: Ready, judging: Judging,
               hashes: Mapping[str, str] | None) -> CompareResult:
     names = [spec.label for spec in specs]
     if len(set(names)) < len(names):

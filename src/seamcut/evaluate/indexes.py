@@ -27,14 +27,14 @@ from ..pipeline.jobs import sized_spec
 from ..pipeline.report import BuildReport
 from ..pipeline.run import build_documents, build_index
 from ..embed.worker import WorkerEmbedder
-from ..strategies.spec import StrategySpec
+from ..peers import AnySpec
 from .options import Ready
 
 #: what an index folder built by ``compare`` was built from, beside its ``seamcut-index.json``
 INPUTS_FILE = "seamcut-compare.json"
 
 
-def index_documents(folder: Path, spec: StrategySpec, documents: Sequence[Document], indexing: Ready,
+def index_documents(folder: Path, spec: AnySpec, documents: Sequence[Document], indexing: Ready,
                     hashes: Mapping[str, str] | None) -> tuple[Index, BuildReport]:
     """Documents in memory cut with ``spec`` into a fresh index at ``folder`` (``indexing``'s
     embedder and model; ``hashes``: the documents' files' hashes by source), by the build's one
@@ -47,12 +47,12 @@ def index_documents(folder: Path, spec: StrategySpec, documents: Sequence[Docume
     return index, build_documents(index, documents, cut_spec, hashes)
 
 
-def needs_embedder(spec: StrategySpec) -> bool:
+def needs_embedder(spec: AnySpec) -> bool:
     """Whether cutting with ``spec`` embeds (``semantic``) and it names no embedder of its own."""
     return spec.name == "semantic" and "embedder" not in spec.options
 
 
-def index_files(folder: Path, spec: StrategySpec, paths: Sequence[str], indexing: Ready,
+def index_files(folder: Path, spec: AnySpec, paths: Sequence[str], indexing: Ready,
                 digests: "Digests") -> tuple[Index, BuildReport, str | None]:
     """Files (``paths``, folders expanded) cut with ``spec`` and indexed at ``folder`` by
     ``build_index`` as ``indexing`` says (its engine: one of a ``series``, reading workers or a

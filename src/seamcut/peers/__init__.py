@@ -13,8 +13,8 @@ contestant names it.
 from __future__ import annotations
 
 from .base import Library, Piece
-from .spec import (LIBRARIES, ChunksSpec, PeerReader, PeerSpec, described, is_peer, library, parse_contestant,
-                   parse_peer)
+from .spec import (CONTESTANTS, LIBRARIES, AnySpec, ChunksSpec, PeerReader, PeerSpec, described, is_contestant,
+                   is_peer, library, parse_contestant, parse_peer)
 
-__all__ = ["Library", "Piece", "LIBRARIES", "ChunksSpec", "PeerReader", "PeerSpec", "described", "is_peer", "library",
+__all__ = ["Library", "Piece", "CONTESTANTS", "AnySpec", "is_contestant", "LIBRARIES", "ChunksSpec", "PeerReader", "PeerSpec", "described", "is_peer", "library",
            "parse_contestant", "parse_peer"]

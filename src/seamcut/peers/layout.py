@@ -30,7 +30,7 @@ from .base import Piece
 GAP = "\n\n"
 
 
-def _lay(texts: Sequence[str]) -> tuple[str, list[tuple[int, int]]]:
+def lay(texts: Sequence[str]) -> tuple[str, list[tuple[int, int]]]:
     """``texts`` joined by ``GAP``, and each one's span in the joined text."""
     spans, at = [], 0
     for t in texts:
@@ -45,7 +45,7 @@ def reading(path: str, pieces: Sequence[Piece], reader: str, versions: Mapping[s
     ``paragraph`` element each (page: the piece's first; ``metadata``: its pages and the
     library's metadata); ``reader`` and ``versions`` in the metadata, with ``fields`` (a
     catalog's) as seamcut's reading puts them."""
-    text, spans = _lay([p.text for p in pieces])
+    text, spans = lay([p.text for p in pieces])
     firsts = [p.pages[0] if p.pages else None for p in pieces]
     elements = tuple(Element("paragraph", s, e, page=p.pages[0] if p.pages else None,
                              metadata={"pages": list(p.pages), "library": dict(p.metadata)})
@@ -97,19 +97,20 @@ def laid_out(document: Document, pieces: Sequence[Piece], label: str,
     if len(kept) < len(pieces):
         warnings.append(f"{document.source}: {label} made {len(pieces) - len(kept)} empty chunk(s); "
                         "not indexed")
-    text, spans = _lay([p.text for p in kept])
+    text, spans = lay([p.text for p in kept])
     counts = sizer.count_many([p.text for p in kept])
-    embedded = [p.metadata.get("embedded") for p in kept]
     limit = sizer.max_input_tokens
     cut = 0
     chunks = []
-    for i, (p, (s, e), n, emb) in enumerate(zip(kept, spans, counts, embedded)):
+    for i, (p, (s, e), n) in enumerate(zip(kept, spans, counts)):
         meta: dict[str, Any] = {"contestant": label}
-        if emb is not None and emb != p.text:
-            meta["embedded"] = emb
-        fed = meta.get("embedded", p.text)
-        if limit and (n if fed is p.text else sizer.count(fed)) > limit:
-            meta["embedded"], meta["embedded_from_tokens"] = _first_tokens(fed, sizer, limit), sizer.count(fed)
+        fed, fed_tokens = p.text, n
+        given = p.metadata.get("embedded")
+        if given is not None and given != p.text:
+            meta["embedded"] = fed = given
+            fed_tokens = sizer.count(given)
+        if limit and fed_tokens > limit:
+            meta["embedded"], meta["embedded_from_tokens"] = _first_tokens(fed, sizer, limit), fed_tokens
             cut += 1
         chunks.append(Chunk(id=stable_hash("contestant", document.id, label, i, s, e), doc_id=document.id,
                             source=document.source, start=s, end=e, context="", text=p.text, tokens=n,

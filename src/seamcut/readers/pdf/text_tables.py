@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from .blocks import Block, Segment, enclosing
+from .tables import FIGURES
 from .words import Word, words_text
 
 
@@ -55,8 +56,6 @@ def text_tables(lines: list[list[Segment]], min_rows: int = 3, min_cols: int = 3
     return out, used
 
 
-#: a cell of figures: digits, signs, currency, dashes, brackets, percent (no words)
-FIGURES = re.compile(r"^[\s\d.,:;%()+\-\u2013\u2014\u2212/$€£₹*]*\d[\s\d.,:;%()+\-\u2013\u2014\u2212/$€£₹*]*$")
 #: the longest row label (characters) a row of figures may carry in front of them
 LABEL_CHARS = 120
 
@@ -66,7 +65,8 @@ def figure_row(segs: list[Segment]) -> bool:
     or more cells of figures and nothing else ("Income tax benefit related to share-based
     compensation expense  $ (1,231)  $ (1,319)"); "$" alone counts with its figure."""
     cells = [s.text.strip() for s in segs[1:] if s.text.strip() not in ("$", "€", "£", "₹")]
-    return (len(cells) >= 2 and all(FIGURES.match(c) for c in cells)
+    return (len(cells) >= 2 and all(FIGURES.match(c.replace("₹", "")) and any(ch.isdigit() for ch in c)
+                                    for c in cells)
             and any(ch.isalpha() for ch in segs[0].text) and len(segs[0].text) <= LABEL_CHARS)
 
 

@@ -25,7 +25,7 @@ from ...model import Chunk, Document
 from ...strategies import REGISTRY
 from ...strategies.spec import StrategySpec, parse_spec
 from ..html import esc
-from .contestants import (contestant_item, described, is_contestant, laid_out_document, laid_out_note,
+from .contestants import (contestant_item, contestant_record, is_contestant, laid_out_document, laid_out_note,
                           page_href, page_name)
 from .data import Chunking, document_data
 from .questions import copy_static, write_questions
@@ -164,7 +164,7 @@ def build_view(out: str | Path, documents: Sequence[Document], strategies: Seque
     if compare is not None:
         write_questions(root, dict(compare), documents, chunkings)
     index = root / "index.html"
-    peers = {s.label: described(s, compare) for s in strategies if is_contestant(s)}
+    peers = {s.label: contestant_record(s, compare) for s in strategies if is_contestant(s)}
     index.write_text(index_page(documents, strategies, counts, questions=compare is not None,
                                 search=search, contestants=peers), encoding="utf-8")
     return index
@@ -248,7 +248,7 @@ def index_page(documents: Sequence[Document], strategies: Sequence[Any],
     """``DIR/index.html``: each document with its chunk count per strategy (a link into the
     document with that strategy chosen; a contestant's: into its own page of the document), the
     strategies with their options, and the contestants (``contestants``: by label, what
-    ``contestants.described`` says of each) with library, versions, reader and options."""
+    ``contestants.contestant_record`` says of each) with library, versions, reader and options."""
     contestants = contestants or {}
     head = "".join(f'<th class="contestant">{esc(s.label)}</th>' if is_contestant(s) else f"<th>{esc(s.label)}</th>"
                    for s in strategies)
@@ -270,7 +270,7 @@ def index_page(documents: Sequence[Document], strategies: Sequence[Any],
                     f"{esc(json.dumps(_plain(s.options), ensure_ascii=False)) if s.options else '(defaults)'}"
                     f"{' · overlap between neighbours' if asks_overlap(s) else ' · no overlap'}</li>"
                     for s in ours)
-    peers = "".join(contestant_item(s.label, contestants.get(s.label) or described(s))
+    peers = "".join(contestant_item(s.label, contestants.get(s.label) or contestant_record(s))
                     for s in strategies if is_contestant(s))
     if peers:
         specs += ("</ul><h2>Contestants</h2><p class=\"note\">Other libraries' pipelines and chunks made "

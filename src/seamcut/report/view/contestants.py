@@ -4,7 +4,7 @@
 A contestant's chunks are texts laid end to end into a document of their own
 (``seamcut.peers.layout``): the same source and id as seamcut's reading of the file, another
 ``text``. Each chunk's span points into that laid-out text, so it is rebuilt here from the chunks
-(``laid_out_document``: their texts joined by ``GAP`` in order, checked against every span) and
+(``laid_out_document``: their texts laid end to end in order, checked against every span) and
 drawn on a page of its own, ``docs/<doc_id>--<slug>.html``, by the same ``write_document`` as
 seamcut's pages, without page images or boxes (the laid-out text has no pages).
 """
@@ -14,18 +14,13 @@ from typing import Any, Mapping, Sequence
 
 from ...errors import ConfigError
 from ...model import Chunk, Document
-from ...peers.layout import GAP
-from ...peers.spec import ChunksSpec, PeerSpec
+from ...peers.layout import lay
+from ...peers.spec import is_contestant
 from ...strategies.spec import slug
 from ..html import esc
 
 #: metadata of seamcut's reading that does not hold for a laid-out text (its pages, boxes)
 NOT_LAID_OUT = ("page_sizes", "page_starts", "pages", "page_extractors", "furniture")
-
-
-def is_contestant(spec: Any) -> bool:
-    """Whether ``spec`` is a contestant's (``PeerSpec``, ``ChunksSpec``), not a seamcut strategy's."""
-    return isinstance(spec, (PeerSpec, ChunksSpec))
 
 
 def page_name(doc_id: str, label: str) -> str:
@@ -41,13 +36,13 @@ def page_href(doc_id: str, label: str, chunk_id: str | None = None) -> str:
 
 def laid_out_document(doc: Document, chunks: Sequence[Chunk], label: str) -> Document:
     """The text contestant ``label``'s ``chunks`` of ``doc`` (seamcut's reading) were laid into
-    (``seamcut.peers.layout.laid_out``): their texts joined by ``GAP`` in order, with ``doc``'s
-    source and id, title and language. Raises ``ConfigError`` where a chunk's span is not its
+    (``seamcut.peers.layout.laid_out``): their texts laid end to end in order (``lay``), with
+    ``doc``'s source and id, title and language. Raises ``ConfigError`` where a chunk's span is not its
     text there (chunks not laid out by ``cut_as_judged``)."""
     ordered = sorted(chunks, key=lambda c: c.start)
-    text = GAP.join(c.text for c in ordered)
-    for c in ordered:
-        if text[c.start:c.end] != c.text:
+    text, spans = lay([c.text for c in ordered])
+    for c, span in zip(ordered, spans):
+        if span != (c.start, c.end):
             raise ConfigError(f"{label}: chunk {c.id} of {doc.source} is not laid out at {c.start}-{c.end}: "
                               "its chunks did not come from cut_as_judged")
     meta = {k: v for k, v in doc.metadata.items() if k not in NOT_LAID_OUT}
@@ -61,7 +56,7 @@ def laid_out_note(label: str) -> str:
             "seamcut's reading of the file (offsets count in it; no pages, no boxes).")
 
 
-def described(spec: Any, run: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def contestant_record(spec: Any, run: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """What the index says of a contestant: the run's ``contestant`` record of it where the run
     has one (the versions it ran with), else the spec's ``describe()``."""
     for s in (run or {}).get("strategies") or ():
@@ -89,4 +84,4 @@ def contestant_item(label: str, info: Mapping[str, Any]) -> str:
 
 
 __all__ = ["NOT_LAID_OUT", "is_contestant", "page_name", "page_href", "laid_out_document", "laid_out_note",
-           "described", "contestant_item"]
+           "contestant_record", "contestant_item"]
