@@ -53,7 +53,10 @@ def compare(documents: "PathLike | Sequence[PathLike] | Sequence[Document] | Cor
     * ``k`` (results per question, default 4), ``mode`` (``hybrid``, ``vector`` or ``text``),
       ``budgets`` (tokens sent to the model per question at which every strategy is also scored,
       "best" at the first; None: 256, 512, 1,024, 2,048 and the median of the strategies' tokens
-      per question at ``k``, "best" at the median): ``Judging``'s.
+      per question at ``k``, "best" at the median), ``filters`` (the ways each question's search
+      is filtered, each a row of its own: ``none``, ``where``, the test set's ``where``, and
+      ``question``, filters read from the question; None: ``none``, and ``where`` where a
+      question carries one): ``Judging``'s.
     * ``model`` (``default``, multilingual-e5-small, or a sentence-transformers folder, with an
       embedding cache shared by every strategy), ``embedder`` (overrides it; for files,
       ``model`` must name the same model: the workers load it for ``semantic``), ``workdir``
@@ -124,7 +127,9 @@ def tune(documents: "PathLike | Sequence[PathLike]", questions: "PathLike | Sequ
       candidate on everything, in one round; ``finalists``: the last halving round's best that
       reach the final round (default 3); ``versus``: the chunking specs the winner is tested
       against (searched hybrid, judged in the final round on everything; None: every
-      strategy's defaults; empty: none, and none of their cost): ``TuneOptions``'.
+      strategy's defaults; empty: none, and none of their cost); ``filters``: how each question's
+      search is filtered, ``none``, ``where`` (the test set's) or ``question`` (read from it;
+      None: ``where`` where a question carries one): ``TuneOptions``'.
     * ``model``, ``embedder``, ``workdir`` (where the indexes go, kept so the next run only
       searches; None: a temporary folder), ``read_options``, ``catalog``, ``limits``,
       ``progress``, ``engine`` (with ``address`` and ``gpus``): as ``compare`` takes them.
@@ -156,9 +161,9 @@ def tune(documents: "PathLike | Sequence[PathLike]", questions: "PathLike | Sequ
 #: the keywords ``compare`` gathers into its option objects (beside size, overlap and unit)
 _BUILD_KEYWORDS = ("read_options", "catalog", "limits", "progress")
 _INDEXING_KEYWORDS = ("model", "embedder", "workdir", "engine", "address", "gpus")
-COMPARE_KEYWORDS = ("size", "overlap", "unit", "k", "mode", "budgets", *_INDEXING_KEYWORDS, *_BUILD_KEYWORDS)
+COMPARE_KEYWORDS = ("size", "overlap", "unit", "k", "mode", "budgets", "filters", *_INDEXING_KEYWORDS, *_BUILD_KEYWORDS)
 TUNE_KEYWORDS = ("space", "minutes", "k", "budget", "seed", "held_out", "eta", "exhaustive", "finalists",
-                 "versus", *_INDEXING_KEYWORDS, *_BUILD_KEYWORDS)
+                 "versus", "filters", *_INDEXING_KEYWORDS, *_BUILD_KEYWORDS)
 
 
 def _known(name: str, keywords: dict[str, Any], known: Sequence[str]) -> None:

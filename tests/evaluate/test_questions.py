@@ -92,7 +92,7 @@ def test_missing_and_undecodable_files(tmp_path):
 
 
 KNOWN = ("answer, corpus_id, id, must_contain, page, query, question, references, source, "
-         "source_only, spans")
+         "source_only, spans, where")
 
 
 @pytest.mark.parametrize("name, text, where, key, near", [

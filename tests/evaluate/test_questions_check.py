@@ -72,7 +72,7 @@ def test_flags_each_kind_of_problem_in_md_and_txt(tmp_path):
     # pages stated for a document without pages cannot be wrong
     assert not check_questions([replace(qs[0], page=3)], docs).checks[0].wrong_page
     assert report.counts == {"questions": 9, "answerable": 8, "no_answer": 1, "usable": 6,
-                             "not_found": 1, "wrong_source": 2, "wrong_page": 0, "ambiguous": 2}
+                             "not_found": 1, "wrong_source": 2, "outside_filter": 0, "wrong_page": 0, "ambiguous": 2}
     assert [c.question.id for c in report.unusable] == ["gone", "elsewhere", "missing"]
     data = report.to_json()
     assert data["counts"] == report.counts and data["documents"] == 2
@@ -108,7 +108,7 @@ def test_the_helpline_set_against_the_helpline(helpline_documents):
     report = check_questions(qs, helpline_documents)
     # every question can hit; 16 have their answer text in more than one place
     assert report.counts == {"questions": 40, "answerable": 38, "no_answer": 2, "usable": 40,
-                             "not_found": 0, "wrong_source": 0, "wrong_page": 0, "ambiguous": 16}
+                             "not_found": 0, "wrong_source": 0, "outside_filter": 0, "wrong_page": 0, "ambiguous": 16}
     by = {c.question.id: c for c in report.checks}
     # q11's answer: the cotton manual's page 3 and page 7, page 7 the one it names
     assert [(Path(o.source).name, o.pages) for o in by["q11"].occurrences] == [

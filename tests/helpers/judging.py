@@ -13,7 +13,8 @@ from seamcut.peers import parse_contestant
 
 
 def compared(documents: Sequence[Any], questions: Sequence[Question], strategies: Sequence[str], embedder: Any,
-             workdir: str | Path, k: int = 4) -> CompareResult:
-    """``strategies`` (spec words) compared on ``documents`` at ``k``, quietly (no progress)."""
+             workdir: str | Path, k: int = 4, filters: Sequence[str] | None = None) -> CompareResult:
+    """``strategies`` (spec words) compared on ``documents`` at ``k``, quietly (no progress),
+    each question's search filtered the ways ``filters`` names (None: the default)."""
     return compare(documents, questions, [parse_contestant(s) for s in strategies],
-                   Indexing(embedder, workdir, build=BuildOptions(progress=False)), Judging(k=k))
+                   Indexing(embedder, workdir, build=BuildOptions(progress=False)), Judging(k=k, filters=filters))

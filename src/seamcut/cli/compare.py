@@ -38,9 +38,20 @@ class CompareFlags(Flags):
                          "list; the first is the one 'best' uses). Default: 256, 512, 1024, 2048 and "
                          "the median of the strategies' tokens per question at k, which 'best' uses.")] = None
     mode: ModeOption = Mode.hybrid
+    filters: Annotated[Optional[str], typer.Option(
+        "--filters", help="How each question's search is filtered, each judged as a row of its own "
+                          "(comma-separated): none (the whole index), where (the test set's where: "
+                          "per question), question (filters read from the question's words: the "
+                          "index's field values and their aliases it names, falling back to the "
+                          "whole index where they leave fewer than k results). Default: none, and "
+                          "where where a question carries one.")] = None
     size: Size = None
     overlap: Overlap = None
     unit: UnitOption = Unit.tokens
+
+    def ways(self) -> list[str] | None:
+        """The ways of filtering named (None: the default)."""
+        return [w.strip() for w in self.filters.split(",") if w.strip()] if self.filters else None
 
     def specs(self) -> list["StrategySpec"]:
         """The strategies, each parsed once (the one parse of the command), with the sizes
@@ -77,7 +88,7 @@ def compare_command(
     engine = run_on.make_engine(embedding.device, embedding.model)
     out = results.out
     result = checks.compare(paths, asked, specs, indexing=indexing_of(embedding, reading, scale, out, engine),
-                            judging=Judging(judged.k, judged.mode.value, budgets or None),
+                            judging=Judging(judged.k, judged.mode.value, budgets or None, judged.ways()),
                             named_source=results.named_source)
     print_failures(result.failures, result.documents + len(result.failures))
     print_check_summary(result.questions_check, "questions check: ")

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from ..pipeline.report import BuildReport
     from ..evaluate import CompareResult, Comparison
     from ..index import Hit
+    from ..index.reading import Asking
     from ..model import Document
 
 err = Console(stderr=True)
@@ -57,8 +58,28 @@ def word_lines(text: Text, width: int) -> list[Text]:
 
 # -- documents (`seamcut read`) -------------------------------------------------------------------
 
+def document_fields(doc: "Document") -> dict[str, dict[str, Any]]:
+    """A document's fields, each with where it came from: ``{"year": {"value": 2023, "from":
+    "year of the date"}, "crop": {"value": "cotton", "from": "catalog"}}`` (the catalog's,
+    those found in its text by the rule named, its language)."""
+    from ..readers.found_fields import field_sources
+    return {k: {"value": v, "from": source} for k, (v, source) in field_sources(doc).items()}
+
+
+def fields_comment(doc: "Document") -> str:
+    """A document's fields as a Markdown comment, a field a line with where it came from
+    ("" for none)."""
+    fields = document_fields(doc)
+    if not fields:
+        return ""
+    lines = [f"{k}: {' '.join(str(f['value']).split())} ({f['from']})".replace("--", "- -")
+             for k, f in fields.items()]
+    return "<!-- fields\n" + "\n".join(lines) + "\n-->"
+
+
 def document_json(doc: "Document") -> dict[str, Any]:
-    """A document as plain data: its fields and every element with its text."""
+    """A document as plain data: its fields (``fields``: each with its value and where it came
+    from, ``document_fields``), its metadata and every element with its text."""
     elements = []
     for e in doc.elements:
         item = {"kind": e.kind, "level": e.level, "page": e.page, "language": e.language,
@@ -68,11 +89,13 @@ def document_json(doc: "Document") -> dict[str, Any]:
             item["metadata"] = meta
         elements.append(item)
     return {"source": doc.source, "id": doc.id, "language": doc.language,
-            "pages": len(doc.page_starts), "metadata": dict(doc.metadata), "elements": elements}
+            "pages": len(doc.page_starts), "fields": document_fields(doc),
+            "metadata": dict(doc.metadata), "elements": elements}
 
 
 def document_markdown(doc: "Document") -> str:
-    """A document as Markdown, to read what the parser saw: headings, lists, tables, pages."""
+    """A document as Markdown, to read what the parser saw: its fields (a comment, each with
+    where it came from), headings, lists, tables, pages."""
     out, page = [], None
     for e in doc.elements:
         if e.page is not None and e.page != page:
@@ -96,7 +119,8 @@ def document_markdown(doc: "Document") -> str:
         else:
             out.append(text + tag)
     head = f"<!-- {doc.source}: {len(doc.elements)} elements, language {doc.language} -->"
-    return head + "\n\n" + "\n\n".join(out)
+    fields = fields_comment(doc)
+    return head + "\n\n" + (fields + "\n\n" if fields else "") + "\n\n".join(out)
 
 
 # -- chunks and files (`seamcut chunk`, `index`, `compare`) --------------------------------------
@@ -240,9 +264,12 @@ def print_build(report: "BuildReport", db: object, rows: int) -> None:
 
 # -- search hits (`seamcut search`) ---------------------------------------------------------------
 
-def hits_json(hits: Sequence["Hit"]) -> list[dict[str, Any]]:
-    """Hits as plain data: rank, score, similarity, the chunk and the ids of matching children."""
-    return [h.to_dict() for h in hits]
+def hits_json(hits: Sequence["Hit"], asking: "Asking | None" = None) -> list[dict[str, Any]]:
+    """Hits as plain data: rank, score, similarity, the chunk and the ids of matching children;
+    with ``asking`` (filters read from the question), each with the filter it was found under
+    and why (``filter``)."""
+    said = None if asking is None else asking.to_dict()
+    return [h.to_dict() if said is None else {**h.to_dict(), "filter": said} for h in hits]
 
 
 def print_hits(hits: Sequence["Hit"]) -> None:
@@ -303,7 +330,7 @@ def print_builds(result: "CompareResult") -> None:
     """How each strategy's index was built in this run, on standard error: files read, left
     unchanged and failed, each stage's CPU seconds, the build's wall-clock seconds, and the
     share of the chunk vectors that the model did not have to compute."""
-    builds = [(s.name, s.build) for s in result.strategies if s.build is not None]
+    builds = [(s.name, s.build) for s in result.strategies if s.build is not None and s.filters == "none"]
     if not builds:
         return
     table = Table(title="builds: CPU seconds per stage (cutting in the workers, in parallel), "
@@ -353,6 +380,20 @@ def print_comparison(result: "CompareResult") -> None:
         _print_verdicts(f"within {result.budget} tokens", result.comparisons_at_budget)
     for at, comparisons in ((result.k, result.comparisons), (1, result.comparisons_at_1)):
         _print_verdicts(f"at {at}", comparisons)
+    _print_filtered(result)
+
+
+def _print_filtered(result: "CompareResult") -> None:
+    """What each way of filtering did: its rows against the same strategy's on the whole index."""
+    tests = result.filtered_against_whole()
+    if not tests:
+        return
+    at = f"within {result.budget} tokens" if result.budget else f"at {result.k}"
+    err.print(f"filters: a row STRATEGY (where) searched each question in what its test set's where lets "
+              f"through, (from question) in what the filters read from its words let through; hits {at} "
+              f"with the filter against without it:", soft_wrap=True)
+    for c in tests:
+        err.print("  " + c.verdict(), soft_wrap=True)
 
 
 def _print_verdicts(at: str, comparisons: Sequence["Comparison"]) -> None:

@@ -12,7 +12,7 @@ from ..strategies import DEFAULT_STRATEGY
 from .errors import fail
 from .options import (Batch, EngineFlags, Flags, JsonOut, LimitFlags, Mode, ModeOption, ModelFlags, Paths,
                       ReadFlags, StrategyFlags, model_on_device)
-from .render import (hits_json, print_build, print_failures, print_hits, print_warnings, results_out,
+from .render import (err, hits_json, print_build, print_failures, print_hits, print_warnings, results_out,
                      write_json_out)
 
 Db = Annotated[Path, typer.Option("--db", help="Index folder (created by `seamcut index` if missing).")]
@@ -93,6 +93,12 @@ def search_command(
                                 "parent-child: the parents').")] = None,
     max_tokens: Annotated[Optional[int], typer.Option(
         "--max-tokens", hidden=True, help="Deprecated: --budget's old name.")] = None,
+    read_filters: Annotated[bool, typer.Option(
+        "--read-filters", help="Filter on the fields the question names: the values of the documents' "
+                               "fields (a catalog's, or found in them: year, period...) and their "
+                               "aliases, whole words, periods as people spell them (Q3 2023, third "
+                               "quarter of 2023); none where they leave fewer than k chunks. Said on "
+                               "standard error, and in --json, with why.")] = False,
     json_out: JsonOut = None,
 ) -> None:
     """Print the chunks that best answer a question, with score, source, pages and heading path.
@@ -107,13 +113,18 @@ def search_command(
                         "--max-tokens goes in a coming release"])
         budget = max_tokens
     index = Index(db)
+    asking = index.asked(query, k) if read_filters else None
     try:
-        hits = index.search(query, k, mode=mode.value, where=where, budget=budget)
+        hits = index.search(query, k, mode=mode.value, where=where, budget=budget,
+                            filters=asking.filters if asking else ())
     except WhereError as exc:  # SQL the index's tables refuse
         fail(f"--where {exc.where!r}: {exc.reason}")
+    if asking is not None:
+        err.print(f"filters: {asking.described() or 'none'} ({asking.why or 'the question names no field value'})",
+                  soft_wrap=True, markup=False, highlight=False)
     with results_out(json_out):
         print_hits(hits)
     if where and not hits:
         print_warnings([f"--where {line}" for line in index.unmatched(where=where)])
     if json_out:
-        write_json_out(json_out, hits_json(hits))
+        write_json_out(json_out, hits_json(hits, asking))

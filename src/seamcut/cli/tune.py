@@ -50,6 +50,11 @@ class SearchFlags(Flags):
                          "('langchain:recursive:chunk_size=1000', chunks:PATH); each is built on every document in the final "
                          "round, which costs an index each. none: no test. Default: every "
                          "strategy's defaults.")] = None
+    filters: Annotated[Optional[str], typer.Option(
+        "--filters", help="How each question's search is filtered: none (the whole index), where "
+                          "(the test set's where, per question) or question (filters read from the "
+                          "question's words, as compare --filters). Default: where where a question "
+                          "carries one, else none.")] = None
     plan: Annotated[bool, typer.Option(
         "--plan", help="Print the rounds the search would run (questions, documents, candidates) "
                        "and their cost in corpus builds, then stop: nothing is read or embedded.")] = False
@@ -64,7 +69,7 @@ class SearchFlags(Flags):
         chosen = load_space(self.space) if self.space is not None else None
         return TuneOptions(space=chosen, k=self.k, budget=self.budget, minutes=self.minutes, seed=self.seed,
                            held_out=self.held_out, eta=self.eta, exhaustive=self.exhaustive,
-                           versus=_versus(self.versus))
+                           versus=_versus(self.versus), filters=self.filters)
 
 
 @dataclass(frozen=True)

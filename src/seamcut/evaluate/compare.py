@@ -35,13 +35,14 @@ from ..strategies import REGISTRY
 from ..strategies.spec import slug
 from .budget import DEPTH, FIXED_BUDGETS, default_budget
 from .indexes import Digests, different_files, index_documents, index_files, missing_files, plain_options
+from .filtering import check_filters, default_filters
 from .kept import answers_kept, embedded_apart
 from .judge import (Outcome, Pick, StrategyResult, comparisons, judge, judged_hits, paired, pick, simplicity,
                     tie_line)
 from .options import Indexing, Judging, Ready, check_budgets
 from .questions import Question
 from .questions_check import QuestionsReport
-from .significance import Comparison
+from .significance import Comparison, compare_hits
 
 
 @dataclass
@@ -76,7 +77,15 @@ class CompareResult:
         sending fewer tokens, then to the default strategy."""
         tests = self.comparisons_at_budget if self.budget else self.comparisons
         return pick(self.strategies, self.k, self.budget,
-                    lambda s: simplicity(s.name.split(":")[0], len(s.options), self.mode), tests)
+                    lambda s: simplicity(s.strategy.split(":")[0], len(s.options), self.mode), tests)
+
+    def filtered_against_whole(self) -> list[Comparison]:
+        """Each row whose searches were filtered against the same strategy's without a filter,
+        paired on the questions hit within the budget (at k without one): what the filter did."""
+        whole = {s.strategy: s for s in self.strategies if s.filters == "none"}
+        hits = judged_hits(self.k, self.budget)
+        return [compare_hits(s.name, hits(s), whole[s.strategy].name, hits(whole[s.strategy]))
+                for s in self.strategies if s.filters != "none" and s.strategy in whole]
 
     @property
     def best(self) -> StrategyResult:
@@ -102,6 +111,7 @@ class CompareResult:
             "comparisons_at_1": [c.to_dict() for c in self.comparisons_at_1],
             "budget": self.budget, "budgets": self.budgets, "depth": self.depth,
             "comparisons_at_budget": [c.to_dict() for c in self.comparisons_at_budget],
+            "filtered_against_whole": [c.to_dict() for c in self.filtered_against_whole()],
             "best": self.best.name if self.strategies else None,
             "questions_check": None if self.questions_check is None else self.questions_check.to_json(),
             "pick": self.choice.to_dict() if self.strategies else None,
@@ -111,7 +121,8 @@ class CompareResult:
 def _strategy_json(s: StrategyResult, budgets: Sequence[int]) -> dict[str, Any]:
     spans = s.span_means()
     return {
-        "name": s.name, "options": s.options, "contestant": s.contestant,
+        "name": s.name, "strategy": s.strategy, "filters": s.filters, "options": s.options,
+        "contestant": s.contestant,
         "answer_kept": sum(bool(k) for k in s.kept) if s.kept else None, "hits": s.hits, "hit_rate": s.hit_rate, "mrr": s.mrr,
         "budgets": {str(b): s.at_budget(b).to_dict() for b in budgets},
         "chunks": s.chunks, "build_seconds": round(s.build_seconds, 3),
@@ -125,7 +136,9 @@ def _strategy_json(s: StrategyResult, budgets: Sequence[int]) -> dict[str, Any]:
                                             "iou": spans.iou},
         # every question with its results (their text left out: the misses carry it), for the view
         "per_question": [{**_outcome_json(o, text=False), "rank": o.rank,
-                          **({"kept": s.kept[i]} if s.kept else {})} for i, o in enumerate(s.outcomes)],
+                          **({"kept": s.kept[i]} if s.kept else {}),
+                          **({"filter": o.filtered.to_dict()} if s.filters != "none" else {})}
+                         for i, o in enumerate(s.outcomes)],
         "misses": [_outcome_json(o) for o in s.misses()],
         "no_answer": [_outcome_json(o) for o in s.no_answer],
     }
@@ -227,6 +240,7 @@ def _compared(documents: Sequence[Document] | Sequence[str | Path], questions: S
     missing: dict[str, list[str]] = {}
     # one start of the reading workers (or of Ray) for all
     engine, k, mode = indexing.engine, judging.k, judging.mode
+    ways = check_filters(judging.filters) if judging.filters is not None else default_filters(questions)
     with engine.series(indexing.build.limits, len(paths)) if paths else nullcontext(engine) as run_on:
         indexing = replace(indexing, engine=run_on)
         for spec in specs:
@@ -246,14 +260,18 @@ def _compared(documents: Sequence[Document] | Sequence[str | Path], questions: S
                 if not index.files:
                     raise ConfigError(f"no documents read from {', '.join(paths)}"
                                       + (f": {'; '.join(failures[:5])}" if failures else ""))
-            results.append(judge(spec.label, plain_options(spec.options), index, questions, judging, report,
-                                 indexing.build.progress))
-            results[-1].kept = answers_kept(index, [o.question for o in results[-1].outcomes])
-            if isinstance(spec, CONTESTANTS):  # what it is, and what the model was fed of it
-                results[-1].contestant = {**spec.describe(), "sent": "each chunk's text",
-                                          "embedded": embedded_apart(index)}
-            results[-1].rebuilt = rebuilt
-            results[-1].built = report if in_memory else (saved_report(folder)[0] or report)
+            kept: list[bool | None] | None = None
+            for way in ways:
+                res = judge(spec.label, plain_options(spec.options), index, questions,
+                            replace(judging, filters=[way]), report, indexing.build.progress)
+                kept = answers_kept(index, [o.question for o in res.outcomes]) if kept is None else kept
+                res.kept = kept
+                if isinstance(spec, CONTESTANTS):  # what it is, and what the model was fed of it
+                    res.contestant = {**spec.describe(), "sent": "each chunk's text",
+                                      "embedded": embedded_apart(index)}
+                res.rebuilt = rebuilt
+                res.built = report if in_memory else (saved_report(folder)[0] or report)
+                results.append(res)
     uneven = different_files(missing, len(paths))
     if uneven:
         notes.append(f"the strategies were {uneven}")

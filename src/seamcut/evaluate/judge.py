@@ -10,7 +10,7 @@ on the same questions (``seamcut.evaluate.significance``).
 from __future__ import annotations
 
 import statistics
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping, Sequence
 
 from ..errors import ConfigError
@@ -19,6 +19,7 @@ from ..pipeline.report import BuildReport
 from ..ground.progress import Steps
 from ..strategies import DEFAULT_STRATEGY
 from .budget import DEPTH, BudgetScore, Ranked, score_at
+from .filtering import NONE, Applied, applied, labelled, search
 from .metrics import mean_reciprocal_rank
 from .options import Judging
 from .questions import Question, source_matches
@@ -60,6 +61,8 @@ class Outcome:
     tokens: int
     spans: SpanScores | None = None
     ranked: Ranked | None = None
+    #: the filter its search applied (``seamcut.evaluate.filtering``; NONE: the whole index)
+    filtered: Applied = NONE
 
     @property
     def hit(self) -> bool:
@@ -114,6 +117,13 @@ class StrategyResult:
     #: another library's pipeline, or chunks made elsewhere: what it is (library, versions,
     #: reader, chunker, options: ``PeerSpec.describe``); None for seamcut's strategies
     contestant: dict[str, Any] | None = None
+    #: how each question's search was filtered (``seamcut.evaluate.filtering.FILTERS``)
+    filters: str = "none"
+    #: the strategy's label (``name`` is it, with the way its searches were filtered)
+    strategy: str = ""
+
+    def __post_init__(self) -> None:
+        self.strategy = self.strategy or self.name
 
     @property
     def build_seconds(self) -> float:
@@ -162,21 +172,29 @@ def judge(name: str, options: dict[str, Any], index: Index, questions: Sequence[
     """One strategy's index scored in one search mode (``judging.mode``): its chunks' sizes
     (``sizes`` where the caller read them already), and every question searched (top
     ``judging.k``, and ``DEPTH`` deep for the budgets: one search where the top k of the deep
-    one is the same). ``build``: how the index was built; ``progress``: show the searching."""
+    one is the same), filtered the one way ``judging.filters`` names (``seamcut.evaluate.filtering``;
+    None: none; the result is named for it). ``build``: how the index was built; ``progress``:
+    show the searching."""
     k, mode = judging.k, judging.mode
+    ways = list(judging.filters or ["none"])
+    if len(ways) != 1:
+        raise ConfigError(f"judge searches one way of filtering at a time, not {', '.join(ways)}")
+    filters = ways[0]
     sizes = chunk_tokens(index) if sizes is None else sizes
-    res = StrategyResult(name, options, len(sizes), sizes, build.seconds_of("cut"),
+    res = StrategyResult(labelled(name, filters), options, len(sizes), sizes, build.seconds_of("cut"),
                          build.seconds_of("embed", busy=True),
-                         build.seconds_of("write", "text index", busy=True), build=build)
+                         build.seconds_of("write", "text index", busy=True), build=build, filters=filters,
+                         strategy=name)
     # one ranking (vectors or words) gives the same top k however deep it is searched, so the
     # deep search's top k is the search at k; hybrid fuses deeper candidate lists when searched
     # deeper, and a parent-child hit lists the children found, so those are searched at k too
     once = mode != "hybrid" and "parents" not in index.store.view()
-    with Steps(len(questions), f"searching {name}", progress) as bar:
+    with Steps(len(questions), f"searching {res.name}", progress) as bar:
         for q in questions:
-            deep = index.search(q.question, max(k, DEPTH), mode=mode)  # type: ignore[arg-type]
-            hits = deep[:k] if once else index.search(q.question, k, mode=mode)  # type: ignore[arg-type]
-            outcome = _outcome(q, hits, deep)
+            filtered = applied(index, q, filters, k)
+            deep = search(index, q, filtered, max(k, DEPTH), mode)
+            hits = deep[:k] if once else search(index, q, filtered, k, mode)
+            outcome = replace(_outcome(q, hits, deep), filtered=filtered)
             (res.outcomes if q.answerable else res.no_answer).append(outcome)
             bar.advance()
     return res

@@ -78,13 +78,21 @@ class Judging:
     ``budgets``: tokens of the model sent per question at which every strategy is also scored
     (``score_budgets``), "best" at the first; None: 256, 512, 1,024 and 2,048 tokens and the
     median of the strategies' tokens per question at ``k``, "best" at the median.
+    ``filters``: the ways each question's search is filtered, each judged as a row of its own
+    (``seamcut.evaluate.filtering.FILTERS``: ``none``, ``where``, ``question``); None: without
+    filters, and with the test set's ``where`` too where a question carries one.
     """
     k: int = 4
     mode: str = DEFAULT_MODE
     budgets: Sequence[int] | None = None
+    filters: Sequence[str] | None = None
 
     def __post_init__(self) -> None:
         check_budgets(self.budgets)
+        if self.filters is not None:
+            from .filtering import check_filters
+            if not check_filters(self.filters):
+                raise ConfigError("filters: name at least one way (none, where, question)")
 
 
 @dataclass(frozen=True)
@@ -107,6 +115,9 @@ class TuneOptions:
     (every mode) to the final round (a count).
     ``versus``: the chunking specs the winner is tested against (searched hybrid, judged in the
     final round on everything); None: every strategy's defaults; empty: none.
+    ``filters``: how each question's search is filtered (``seamcut.evaluate.filtering.FILTERS``:
+    ``none``, ``where``: the test set's, ``question``: read from the question); None: ``where``
+    where a question carries one, else ``none``.
     """
     space: "Space | None" = None
     k: int = 4
@@ -118,10 +129,14 @@ class TuneOptions:
     exhaustive: bool = False
     finalists: int = 3
     versus: Sequence[str] | None = None
+    filters: str | None = None
 
     def check(self) -> None:
-        """``ConfigError`` for a budget or minutes that are not positive (``tune`` checks
-        them first)."""
+        """``ConfigError`` for a budget or minutes that are not positive, or an unknown way of
+        filtering (``tune`` checks them first)."""
+        if self.filters is not None:
+            from .filtering import check_filters
+            check_filters([self.filters])
         if self.budget is not None:
             check_budgets([self.budget])
         if self.minutes is not None and self.minutes <= 0:

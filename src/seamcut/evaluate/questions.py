@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..errors import ConfigError
+from ..index.filters import MAX_IN, OPS, Filter
 from ..keys import unknown_key
 from .spans import Span
 
@@ -69,6 +70,13 @@ class Question:
     spans: tuple[Span, ...] = ()
     line: int = 0
     source_only: bool = False
+    where: str | None = None
+    filters: tuple[Filter, ...] = ()
+
+    @property
+    def filtered(self) -> bool:
+        """Whether the test set gives the filter its search applies (``where``)."""
+        return bool(self.where or self.filters)
 
     @property
     def answerable(self) -> bool:
@@ -136,7 +144,7 @@ def source_matches(named: str, source: str) -> bool:
 
 #: the keys a question may have, and the other names read for some of them (the Chroma
 #: evaluation's ``query``, ``corpus_id``, ``references``; ``answer``)
-KEYS = ("id", "question", "must_contain", "source", "page", "source_only", "spans")
+KEYS = ("id", "question", "must_contain", "source", "page", "source_only", "spans", "where")
 ALIASES = {"query": "question", "answer": "must_contain", "corpus_id": "source", "references": "spans"}
 #: a span's keys and other names; ``content`` (Chroma's copy of the span's text) is read and left
 SPAN_KEYS = ("source", "start", "end", "content")
@@ -278,8 +286,46 @@ def _question(p: Path, n: int, raw: _Item) -> Question:
         raise QuestionsError(f"{where}: 'source_only' must be true or false, not {only!r}")
     if only and not source:
         raise QuestionsError(f"{where}: 'source_only' needs the 'source' file that answers it")
+    sql, filters = _where(where, item.get("where"))
     return Question(qid, question.strip(), tuple(answers), str(source) if source else None, page,
-                    spans, raw.line, only)
+                    spans, raw.line, only, sql, filters)
+
+
+#: the keys of one filter in a ``where`` list (``/search``'s)
+FILTER_KEYS = ("field", "op", "value")
+
+
+def _where(where: str, raw: Any) -> tuple[str | None, tuple[Filter, ...]]:
+    """A question's ``where`` as SQL text or structured filters (the fields are checked against
+    an index's when it is searched: ``Index.search``)."""
+    if raw in (None, "", [], {}):
+        return None, ()
+    if isinstance(raw, str):
+        return raw.strip(), ()
+    if isinstance(raw, dict):
+        raw = [{"field": str(k), "op": "in" if isinstance(v, list) else "eq", "value": v} for k, v in raw.items()]
+    if not isinstance(raw, list):
+        raise QuestionsError(f"{where}: 'where' is SQL text, a mapping of fields to values or a list of "
+                             f"{{field, op, value}}, not {type(raw).__name__}")
+    out = []
+    for f in raw:
+        if not isinstance(f, dict):
+            raise QuestionsError(f"{where}: a 'where' filter is a mapping {{field, op, value}}, not {f!r}")
+        for key in f:
+            if key not in FILTER_KEYS:
+                raise QuestionsError(f"{where}: a 'where' filter's {unknown_key(key, FILTER_KEYS)}")
+        name, op, value = f.get("field"), f.get("op", "eq"), f.get("value")
+        if not isinstance(name, str) or not name.strip():
+            raise QuestionsError(f"{where}: a 'where' filter names no field")
+        if op not in OPS:
+            raise QuestionsError(f"{where}: 'where' on {name!r}: unknown operator {op!r}; one of {', '.join(OPS)}")
+        values = value if isinstance(value, list) else [value]
+        if (op == "in") != isinstance(value, list) or not values or len(values) > MAX_IN or \
+                not all(isinstance(v, (str, int, float, bool)) for v in values):
+            raise QuestionsError(f"{where}: 'where' on {name!r}: {'a list of 1 to %d values' % MAX_IN if op == 'in' else 'one value'} "
+                                 f"for {op!r}, not {value!r}")
+        out.append(Filter(name.strip(), op, list(value) if op == "in" else value))
+    return None, tuple(out)
 
 
 def _canonical(where: str, item: dict[str, Any], aliases: dict[str, str]) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from itertools import accumulate
 from pathlib import Path
 from typing import Any, Sequence
 
+from ..index.filters import holds
 from ..model import Document, pages_touched
 from .questions import Question, normalise, source_matches
 
@@ -44,6 +45,16 @@ class QuestionCheck:
     #: where a PDF's own text layer holds an answer that seamcut's text of it does not (looked
     #: for only where the answer is found nowhere)
     in_text_layer: tuple[Occurrence, ...] = ()
+    #: the occurrences in documents the question's ``where`` lets through (None: no ``where``, or
+    #: one written as SQL, which only an index can apply)
+    in_filter: tuple[Occurrence, ...] | None = None
+
+    @property
+    def outside_filter(self) -> bool:
+        """Its answer is found, but only in documents its ``where`` leaves out: filtered as the
+        test set says, its search can never find it."""
+        return bool(self.counted) and self.in_filter is not None and not any(
+            o in self.in_filter for o in self.counted)
 
     @property
     def no_answer(self) -> bool:
@@ -92,7 +103,7 @@ class QuestionCheck:
 
     @property
     def usable(self) -> bool:
-        return not (self.not_found or self.wrong_source)
+        return not (self.not_found or self.wrong_source or self.outside_filter)
 
     def problems(self) -> list[str]:
         """What is wrong, one phrase each (errors first, then warnings)."""
@@ -109,6 +120,9 @@ class QuestionCheck:
                        f"not among the documents read{found}")
         elif self.wrong_source:
             out.append(f"wrong source: {q.source} does not hold it; found in {_places(self.occurrences)}")
+        if self.outside_filter:
+            out.append(f"outside the filter: its where leaves out every place it is found "
+                       f"({_places(self.counted)})")
         if self.wrong_page:
             out.append(f"wrong page: not on page {q.page}; found on {_places(self.in_source)}")
         if self.ambiguous:
@@ -121,6 +135,7 @@ class QuestionCheck:
                 "source": q.source, "page": q.page, "source_only": q.source_only,
                 "no_answer": self.no_answer, "usable": self.usable, "not_found": self.not_found,
                 "wrong_source": self.wrong_source, "wrong_page": self.wrong_page,
+                "outside_filter": self.outside_filter,
                 "ambiguous": self.ambiguous, "problems": self.problems(),
                 "occurrences": [_occurrence_json(o) for o in self.occurrences],
                 "in_text_layer": [_occurrence_json(o) for o in self.in_text_layer]}
@@ -146,6 +161,7 @@ class QuestionsReport:
         n, no = len(self.checks), self._count("no_answer")
         return {"questions": n, "answerable": n - no, "no_answer": no, "usable": self._count("usable"),
                 "not_found": self._count("not_found"), "wrong_source": self._count("wrong_source"),
+                "outside_filter": self._count("outside_filter"),
                 "wrong_page": self._count("wrong_page"), "ambiguous": self._count("ambiguous")}
 
     @property
@@ -161,7 +177,9 @@ class QuestionsReport:
         n = self.counts
         return (f"{n['questions']} questions against {self.documents} documents: {n['answerable']} "
                 f"answerable, {n['no_answer']} no-answer, {n['usable']} usable; not found {n['not_found']}, "
-                f"wrong source {n['wrong_source']}, wrong page {n['wrong_page']}, ambiguous {n['ambiguous']}")
+                f"wrong source {n['wrong_source']}, "
+                + (f"outside the filter {n['outside_filter']}, " if n['outside_filter'] else "")
+                + f"wrong page {n['wrong_page']}, ambiguous {n['ambiguous']}")
 
     def to_json(self) -> dict[str, Any]:
         return {"documents": self.documents, "counts": self.counts,
@@ -187,8 +205,18 @@ def check_questions(questions: Sequence[Question], documents: Sequence[Document]
                 if source not in layers:
                     layers[source] = _text_layer(source)
             layer = _found([t for x in named if (t := layers[x]) is not None], q.must_contain)
-        checks.append(QuestionCheck(q, found, unread, layer))
+        inside = None
+        if q.filters and not q.where:
+            passing = {d.source for d in documents if holds(q.filters, document_fields(d))}
+            inside = tuple(o for o in found if o.source in passing)
+        checks.append(QuestionCheck(q, found, unread, layer, inside))
     return QuestionsReport(tuple(checks), len(documents))
+
+
+def document_fields(doc: Document) -> dict[str, Any]:
+    """What a filter sees of a document: its metadata's values, its source, file name and language
+    (as the index's columns hold them)."""
+    return {**doc.metadata, "source": doc.source, "file": _name(doc.source), "language": doc.language}
 
 
 def _found(texts: Sequence["_Text"], answers: Sequence[str]) -> tuple[Occurrence, ...]:

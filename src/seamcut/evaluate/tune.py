@@ -95,6 +95,7 @@ def _tuned(documents: Sequence[str | Path], questions: Sequence[Question], index
     journal = Journal(Path(indexing.workdir), _search_key(setup, options, indexing))
     deadline = None if minutes is None else started + 60 * minutes - journal.earlier_seconds
     search = _Search(indexing, k, deadline, journal)
+    search.filters = setup.filters
     search.every = len(paths)
     before = search.embedded_tokens()
 
@@ -172,7 +173,7 @@ def _search_key(setup: _SetUp, options: TuneOptions, indexing: Indexing) -> str:
     parts = [sorted(setup.paths), [(q.id, q.question) for q in setup.tune_qs + setup.held_qs],
              [c.label for c in setup.candidates], [c.label for c in setup.versus],
              [o.k, indexing.model, o.seed, o.held_out, o.eta, o.exhaustive, o.finalists, o.budget,
-              repr(indexing.build.read_options)]]
+              repr(indexing.build.read_options)], setup.filters]
     return hashlib.sha256(json.dumps(parts, ensure_ascii=False).encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 

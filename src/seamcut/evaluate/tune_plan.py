@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..errors import ConfigError
+from .filtering import default_filters
 from ..readers import expand
 from ..strategies import REGISTRY
 from ..peers import parse_contestant
@@ -112,6 +113,7 @@ class _SetUp:
     held_qs: list[Question]
     candidates: list[Candidate]
     plan: _Plan
+    filters: str = "none"  # how each question's search is filtered (``filtering.FILTERS``)
 
 
 def _set_up(documents: Sequence[str | Path], questions: Sequence[Question], options: TuneOptions,
@@ -142,7 +144,9 @@ def _set_up(documents: Sequence[str | Path], questions: Sequence[Question], opti
     random.Random(f"{seed}:documents").shuffle(files)
     candidates = space.candidates()
     halving = 0 if options.exhaustive else _halving_rounds(len(candidates), len(tune_qs), options.finalists, eta)
-    return _SetUp(space, versus, left_out, paths, tune_qs, held_qs, candidates, _Plan(order, files, halving, eta))
+    filters = options.filters or default_filters(answerable)[-1]
+    return _SetUp(space, versus, left_out, paths, tune_qs, held_qs, candidates, _Plan(order, files, halving, eta),
+                  filters)
 
 
 def plan(documents: Sequence[str | Path], questions: Sequence[Question], options: TuneOptions = TuneOptions(),

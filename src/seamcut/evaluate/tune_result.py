@@ -54,6 +54,8 @@ class TuneResult:
     #: how the winner was chosen (``judge.Pick.to_dict()``): the leader, the candidates tied with
     #: it within noise (the winner first) and what the winner won the tie on
     pick: dict[str, Any] | None = None
+    #: how each question's search was filtered (``seamcut.evaluate.filtering.FILTERS``)
+    filters: str = "none"
 
     @property
     def pareto(self) -> list[dict[str, Any]]:
@@ -62,7 +64,7 @@ class TuneResult:
     def to_json(self) -> dict[str, Any]:
         """The result as plain data; hit rates as fractions 0..1, seconds wall-clock."""
         return {
-            "k": self.k, "model": self.model, "seed": self.seed, "budget": self.budget,
+            "k": self.k, "model": self.model, "seed": self.seed, "budget": self.budget, "filters": self.filters,
             "questions": dict(self.questions), "documents": len(self.documents),
             "space": {"chunkings": [s.label for s in self.space.chunkings], "modes": list(self.space.modes),
                       "candidates": len(self.space.candidates()), "dropped": self.space.dropped,
@@ -124,7 +126,7 @@ def _result(search: _Search, space: Space, scored: list[_Judged], budget: int, k
     read = [p for p in paths if not any(f.startswith(p) for f in search.failures)]
     return TuneResult(k, model, seed, budget, questions, read, space, search.rounds, search.log, points,
                       _summary(best, budget, given, model), versus, cost, [str(d) for d in given],
-                      search.failures, warnings=search.warnings, pick=choice.to_dict())
+                      search.failures, warnings=search.warnings, pick=choice.to_dict(), filters=search.filters)
 
 
 def _held_fields(j: _Judged, budget: int) -> dict[str, Any]:

@@ -33,6 +33,7 @@ class _Search:
         ``series`` for the search); ``k``: results per question; ``deadline``: when the search's
         time runs out (``time.perf_counter()`` seconds; None: never)."""
         self.indexing, self.k = indexing, k
+        self.filters = "none"  # how each question's search is filtered (``filtering.FILTERS``)
         self.work, self.embedder = Path(indexing.workdir), indexing.embedder
         self.journal = journal
         self.progress, self.deadline = indexing.build.progress, deadline
@@ -150,8 +151,9 @@ class _Search:
         out = []
         for c in group:
             t1 = time.perf_counter()
-            res = judge(c.label, plain_options(spec.options), index, [*asked, *held], Judging(self.k, c.mode),
-                        report, False, sizes)
+            res = judge(c.label, plain_options(spec.options), index, [*asked, *held],
+                        Judging(self.k, c.mode, filters=[self.filters]), report, False, sizes)
+            res.name = c.label  # one way of filtering for the whole search: the candidate's label
             out.append(_split(c, res, len(asked), held, size, build + time.perf_counter() - t1, folder,
                               len(index.files)))
         self.missing[spec.label] = missing_files(index, docs)

@@ -132,3 +132,29 @@ def _literal(field: str, kind: str, value: Any) -> str:
             and math.isfinite(value):
         return repr(float(value))
     raise FilterError(f"{field!r} holds {kind} values, not {value!r}")
+
+
+def holds(filters: Sequence[Filter], fields: Mapping[str, Any]) -> bool:
+    """Whether a document of these ``fields`` (its metadata's values, ``source``, ``file``,
+    ``language``) passes every one of ``filters``, as the index's SQL would: a field it lacks
+    fails (SQL's NULL); ``source`` is named as ``sources_named`` names it."""
+    return all(_holds(f, fields) for f in filters)
+
+
+def _holds(f: Filter, fields: Mapping[str, Any]) -> bool:
+    have = fields.get(f.field)
+    if have is None:
+        return False
+    values = list(f.value) if f.op == "in" else [f.value]
+    if f.field == "source":
+        named = any(sources_named(str(v), {str(have): os.path.abspath(str(have))}) for v in values)
+        return named != (f.op == "ne")
+    if f.op in ("eq", "in"):
+        return have in values
+    if f.op == "ne":
+        return have != f.value
+    try:
+        return {"lt": have < f.value, "lte": have <= f.value, "gt": have > f.value, "gte": have >= f.value}[f.op]
+    except TypeError:
+        return False
+

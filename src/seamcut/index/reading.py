@@ -3,6 +3,7 @@ three modes with filters and a budget, and why a filtered search found nothing. 
 one published state (``store.View``)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 
 from ..model import Chunk
@@ -98,6 +99,29 @@ class Reading:
                 raise
         return self._read(read)
 
+    def asked(self, question: str, k: int = 4) -> "Asking":
+        """The filters read from ``question``'s words (``seamcut.index.asked.read_filters``: the
+        values of the documents' fields this index holds, with their aliases, named in it), and
+        why. Where they leave fewer than ``k`` chunks together, the most of them that leave
+        ``k`` (a fiscal "Q1 2023" whose filing's year is 2022: the period kept, the year left
+        out); where none does, no filter (the whole index); ``why`` says which."""
+        from .asked import FieldValues, read_filters
+
+        def read(view: View) -> Asking:
+            found = read_filters(question, FieldValues(view.asked_values()))
+            if not found:
+                return Asking()
+            why = "; ".join(a.why for a in found)
+            for kept in _subsets(found):  # all the fields named first, then fewer
+                left = view.matches(view.structured([a.filter for a in kept]))
+                if left >= k:
+                    dropped = [a.filter.field for a in found if a not in kept]
+                    return Asking(tuple(a.filter for a in kept), f"read from the question: {why}" + (
+                        f" ({', '.join(dropped)} left out: with it fewer than {k} chunks are left)" if dropped else ""))
+            return Asking((), f"read from the question ({why}), but every one of them leaves fewer than {k} "
+                              f"chunks: the whole index searched")
+        return self._read(read)
+
     def unmatched(self, filters: Sequence[Filter] = (), where: str | None = None) -> list[str]:
         """Why a search with these filters may find nothing: a line per filter (or ``where``)
         that matches no chunk, naming values its field holds ([]: they match some)."""
@@ -140,6 +164,34 @@ class Reading:
         nearest = matrix.nearest(vec, n)
         found = {r["id"]: r for r in view.rows("chunks", [i for i, _ in nearest], HIT_COLUMNS)}
         return [{**found[i], "_distance": 1.0 - sim} for i, sim in nearest if i in found]
+
+
+#: the most fields of a question whose subsets ``asked`` tries (2 ** n counts at most)
+MOST_ASKED = 5
+
+
+def _subsets(found: Sequence[T]) -> list[tuple[T, ...]]:
+    """The non-empty subsets of ``found`` (its first ``MOST_ASKED``), the largest first, each in
+    ``found``'s order, and among equals the ones keeping the earlier items first."""
+    from itertools import combinations
+    items = list(found)[:MOST_ASKED]
+    return [c for n in range(len(items), 0, -1) for c in combinations(items, n)]
+
+
+@dataclass(frozen=True)
+class Asking:
+    """The filters a search applies, read from its question (``Reading.asked``; empty: none),
+    and why, a line for a person ("" where the question names no field value)."""
+    filters: tuple[Filter, ...] = ()
+    why: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """As plain data: ``filters`` ({field, op, value} each) and ``why``."""
+        return {"filters": [{"field": f.field, "op": f.op, "value": f.value} for f in self.filters], "why": self.why}
+
+    def described(self) -> str:
+        """The filters as ``field op value`` joined by AND ("" for none)."""
+        return " AND ".join(f"{f.field} {f.op} {f.value!r}" for f in self.filters)
 
 
 def check_where(view: View, where: str) -> None:

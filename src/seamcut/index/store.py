@@ -25,6 +25,10 @@ import numpy as np
 
 from ..model import Chunk
 from .filters import NOT_FILTERS, Filter, filter_kind, to_where
+
+#: filter fields a question's words are not matched against: where a chunk sits, not what its
+#: document is
+NOT_ASKED = frozenset({"source", "file", "heading", "page_start", "page_end"})
 from .rows import arrow_table, chunk_from_row, document_fields, fit, schema, sql_in, sql_str
 
 TABLES = ("chunks", "parents", "documents")
@@ -274,6 +278,7 @@ class View:
         self.state = state
         self._sources: dict[str, str] | None = None
         self._values: dict[str, list[Any]] = {}
+        self._asked: dict[str, dict[Any, list[str]]] | None = None
 
     def __contains__(self, name: str) -> bool:
         return name in self.tables
@@ -328,6 +333,26 @@ class View:
                 got = self.tables["chunks"].search().select([field]).limit(VALUES_SCAN).to_arrow()
                 self._values[field] = sorted(pc.unique(got.column(field)).drop_null().to_pylist())
         return self._values[field]
+
+    def asked_values(self) -> dict[str, dict[Any, list[str]]]:
+        """What a question is matched against (``Reading.asked``): per document field a search
+        can be filtered on (not the place columns: ``NOT_ASKED``), the values the documents hold,
+        each with its aliases (a catalog's ``Apple|AAPL``: the documents' ``aliases``), read
+        once per state from the documents' rows."""
+        if self._asked is None:
+            fields = [f for f in self.filter_fields() if f not in NOT_ASKED]
+            rows = self.columns("documents", ["metadata", "language"])
+            out: dict[str, dict[Any, list[str]]] = {f: {} for f in fields}
+            for r in rows.to_pylist() if rows is not None else []:
+                meta = {**json.loads(r["metadata"] or "{}"), "language": r.get("language")}
+                aliases = meta.get("aliases") if isinstance(meta.get("aliases"), dict) else {}
+                for f in fields:
+                    v = meta.get(f)
+                    if isinstance(v, (str, int)) and not isinstance(v, bool):
+                        have = out[f].setdefault(v, [])
+                        have += [a for a in aliases.get(f, ()) if isinstance(a, str) and a not in have]
+            self._asked = {f: vs for f, vs in out.items() if vs}
+        return self._asked
 
     def count(self) -> int:
         """Rows in the ``chunks`` table: the searchable chunks."""

@@ -68,6 +68,10 @@ class SearchIn(BaseModel):
     mode: Literal["hybrid", "vector", "text"] = "hybrid"
     filters: list[FilterIn] = Field(default_factory=list, max_length=MAX_FILTERS,
                                     description="all must hold (AND)")
+    read_filters: bool = Field(False, description="filter on the field values the query names (the documents' "
+                                                  "fields and their aliases, periods as people spell them), "
+                                                  "none where they leave fewer than k chunks; each result "
+                                                  "says which filter and why (filter)")
     budget: int | None = Field(None, ge=1, description="tokens of the model the results hold together at most, "
                                                        "best first (the first always comes)")
     max_tokens: int | None = Field(None, ge=1, deprecated="max_tokens is budget's old name: send budget",
@@ -144,10 +148,13 @@ class Service:
         filters found nothing, each filter that matches no chunk (``Index.unmatched``)."""
         filters = [Filter(f.field, f.op, f.value) for f in req.filters]
         with self.lock:
-            hits, state = self.index.search_state(req.query, req.k, mode=req.mode, filters=filters,
+            asking = self.index.asked(req.query, req.k) if req.read_filters else None
+            hits, state = self.index.search_state(req.query, req.k, mode=req.mode,
+                                                  filters=[*filters, *(asking.filters if asking else ())],
                                                   budget=req.tokens_sent())
             warnings = req.notes() + (self.index.unmatched(filters) if filters and not hits else [])
-        return [h.to_dict() for h in hits], state, warnings
+        said = {"filter": asking.to_dict()} if asking is not None else {}
+        return [{**h.to_dict(), **said} for h in hits], state, warnings
 
     def stats(self) -> dict[str, Any]:
         with self.lock:

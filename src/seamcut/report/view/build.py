@@ -66,7 +66,8 @@ def strategies_of_run(run: Mapping[str, Any]) -> list[Any]:
     ``parse_contestant`` gives them."""
     from ...peers import is_peer, parse_contestant
     try:
-        listed = run["strategies"]
+        # a row filtered another way is its strategy's chunking searched otherwise: cut once
+        listed = [s for s in run["strategies"] if s.get("filters", "none") == "none"]
         return [parse_contestant(s["name"]) if s.get("contestant") or is_peer(s["name"]) else
                 StrategySpec(s["name"], parse_spec(s["name"]).name, dict(s.get("options") or {}))
                 for s in listed]

@@ -112,15 +112,16 @@ def questions_data(compare: Mapping[str, Any], documents: Sequence[Document],
     runs = compare.get("strategies") or []
     if not runs:
         raise ConfigError("the compare run has no strategies")
-    missing = [s["name"] for s in runs if s["name"] not in chunkings]
+    cut_as = [s.get("strategy") or s["name"] for s in runs]  # a filtered row is its strategy's chunking
+    missing = list(dict.fromkeys(c for c in cut_as if c not in chunkings))
     if missing:
         raise ConfigError(f"no chunking given for the run's strategies {', '.join(missing)}")
     if any("results" not in q for s in runs for q in s["per_question"]):
         raise ConfigError("the compare run has no results per question (written by an older seamcut "
                           "compare --json): run compare again")
     k, depth = int(compare["k"]), int(compare.get("depth") or 0)
-    strategies = [Strategy(s["name"], chunkings[s["name"]], bool(s.get("contestant"))) for s in runs]
-    ours = [st for st in strategies if not st.contestant]
+    strategies = [Strategy(s["name"], chunkings[c], bool(s.get("contestant"))) for s, c in zip(runs, cut_as)]
+    ours = [st for st, s in zip(strategies, runs) if not st.contestant and s.get("filters", "none") == "none"]
     docs = {d.id: d for d in documents}
     warnings: list[str] = []
     asked = [(q, "answer") for q in runs[0]["per_question"]] + [(q, "no_answer") for q in runs[0]["no_answer"]]
@@ -226,7 +227,7 @@ def _outcome(q: Mapping[str, Any], kind: str, o: Mapping[str, Any], st: Strategy
                   else miss_reason(q, o, places, st.holders(q), st.by_doc, k, depth))
     return {"rank": o.get("rank"), "hit": kind == "answer" and o.get("rank") is not None,
             "best_similarity": o.get("best_similarity"), "results": results, "reason": reason,
-            "around": around, "kept": o.get("kept")}
+            "around": around, "kept": o.get("kept"), "filter": o.get("filter")}
 
 
 def _contestant_miss(q: Mapping[str, Any], o: Mapping[str, Any], st: Strategy, k: int, depth: int) -> list[str]:

@@ -125,6 +125,16 @@
     return o.hit ? "<span class='hit'>hit at " + o.rank + "</span>" : "<span class='miss'>miss</span>";
   }
 
+  function filterText(o) {
+    var f = o.filter;
+    if (!f || (!f.where && !(f.filters || []).length)) return f && f.why ? "<div class='filter'>whole index: " + esc(f.why) + "</div>" : "";
+    var parts = (f.filters || []).map(function (x) {
+      return x.field + " " + x.op + " " + (Array.isArray(x.value) ? x.value.join(", ") : x.value);
+    });
+    if (f.where) parts.unshift(f.where);
+    return "<div class='filter' title='" + esc(f.why || "") + "'>filter: " + esc(parts.join(" AND ")) + "</div>";
+  }
+
   function keptText(q, o) {
     if (q.kind !== "answer" || o.kept == null) return "";
     return o.kept ? "<div class='kept yes' title='some chunk holds the answer whole'>answer kept</div>" :
@@ -216,7 +226,7 @@
       if (!o) return "";
       var cls = (s.slug === state.a ? " is-a" : "") + (s.slug === state.b ? " is-b" : "") + (s.contestant ? " contestant" : "");
       return "<tr class='strategy" + cls + "' data-strategy='" + esc(s.slug) + "'><td class='l name' title='" + esc(by(s)) + "'>" +
-        esc(s.label) + "</td><td class='l'>" + outcomeText(q, o) + keptText(q, o) + "</td><td class='l results'>" + resultsOf(s.slug, o) +
+        esc(s.label) + "</td><td class='l'>" + outcomeText(q, o) + keptText(q, o) + filterText(o) + "</td><td class='l results'>" + resultsOf(s.slug, o) +
         (o.reason ? "<div class='reason'>" + o.reason.map(esc).join("; ") + "</div>" : "") + textsOf(o) + "</td></tr>";
     }).join("");
     var side = "";
