@@ -22,7 +22,7 @@ README_MAX_LINES = 250
 #: benchmark pages the docs link to, which exist once benchmarks/ holds one folder per benchmark
 #: (issue 37): checked for real by their own test, which fails until then
 BENCHMARK_FOLDERS = ("speed", "parse", "ocr", "embed", "index", "chroma", "tune", "scale", "ray",
-                     "badfiles", "view", "devices", "context", "docugami", "serve", "peers")
+                     "badfiles", "view", "devices", "context", "docugami", "serve", "peers", "fields", "filters")
 AFTER_BENCHMARK_MOVE = {f"benchmarks/{name}/README.md" for name in BENCHMARK_FOLDERS}
 
 FENCE = re.compile(r"^(?P<indent>[ \t]*)```(?P<lang>[\w-]*)[ \t]*$")

@@ -19,9 +19,7 @@ seamcut's default on the questions hit within the first budget.
 from __future__ import annotations
 
 import argparse
-import os
 import textwrap
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -33,6 +31,7 @@ sys.path.insert(0, str(REPO / "src"))
 sys.path.insert(0, str(HERE.parent / "common"))
 
 import record  # noqa: E402
+from compare_run import run_compare  # noqa: E402
 from paired import hits_within, interval, paired_cell  # noqa: E402
 from seamcut.errors import SeamcutError  # noqa: E402
 from seamcut.peers import parse_contestant  # noqa: E402
@@ -62,17 +61,11 @@ def runnable(labels: list[str]) -> tuple[list[str], dict[str, str]]:
     return ok, refused
 
 
-def run_compare(corpus: Path, questions: Path, labels: list[str], args: argparse.Namespace, mode: str,
-                flags: list[str], raw: Path) -> None:
-    cmd = [sys.executable, "-m", "seamcut.cli", "compare", str(corpus), "--questions", str(questions),
-           "--strategies", ",".join(labels), "--budget", args.budget, "--mode", mode,
-           "--workers", str(args.workers), "--out", str(args.out / args.set), "--json", str(raw), *flags]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO / "src"), os.environ.get("PYTHONPATH", "")])}
-    print("$", " ".join(cmd[1:]), file=sys.stderr)
-    done = subprocess.run(cmd, env=env)
-    # 1: files failed for some contestant (a peer's reader refusing a file is a result); the run's there
-    if done.returncode not in (0, 1) or not raw.is_file():
-        sys.exit(f"seamcut compare failed ({done.returncode})")
+def run(corpus: Path, questions: Path, labels: list[str], args: argparse.Namespace, mode: str,
+        flags: list[str], raw: Path) -> None:
+    run_compare([str(corpus), "--questions", str(questions), "--strategies", ",".join(labels),
+                 "--budget", args.budget, "--mode", mode, "--workers", str(args.workers),
+                 "--out", str(args.out / args.set), *flags], raw)
 
 
 def describe(s: dict[str, Any]) -> tuple[str, str]:
@@ -160,7 +153,7 @@ def main() -> None:
             started = record.stamp()
             with tempfile.TemporaryDirectory() as tmp:
                 raw = Path(tmp) / "compare.json"
-                run_compare(corpus, questions, labels, args, mode, flags, raw)
+                run(corpus, questions, labels, args, mode, flags, raw)
                 run = record.read_json(raw)
             written = record.write_json(name.with_name(name.name + "-compare.json"), run,
                                         gzip_over=record.GZIP_OVER, recorded=started)

@@ -214,7 +214,7 @@ def test_every_command_keeps_its_flags_and_defaults():
                     "--explain"},
         "index": {"paths", "--db", "--model", "--device", "--rebuild", "--prune", "--wait", "--batch",
                   "--stats"} | cut | read | scale | engine,
-        "search": {"query", "--db", "-k", "--mode", "--where", "--budget", "--max-tokens", "--json"},
+        "search": {"query", "--db", "-k", "--mode", "--where", "--read-filters", "--budget", "--max-tokens", "--json"},
         "serve": {"db", "--host", "--port", "--api-key", "--workers", "--log-queries"},
         "compare": {"paths", "--questions", "-q", "--strategies", "-k", "--budget", "--mode", "--filters", "--size",
                     "--overlap", "--unit", "--model", "--device", "--out", "-o", "--named-source", "--json",

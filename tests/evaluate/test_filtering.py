@@ -107,6 +107,21 @@ def test_compare_judges_the_test_sets_where_beside_the_whole_index(tmp_path, ins
         {"field": "year", "op": "eq", "value": 2024}], "why": "the test set's where"}
     assert "filter" not in next(s for s in data["strategies"] if s["name"] == "structure")["per_question"][0]
     json.dumps(data)
+    # the view: the filtered row is its strategy's chunking searched otherwise, cut once
+    from seamcut.api import chunk
+    from seamcut.pipeline.jobs import model_sized
+    from seamcut.report.view import strategies_of_run
+    from seamcut.report.view.questions import questions_data
+    assert [s.label for s in strategies_of_run(data)] == ["structure"]
+    chunkings = {"structure": [c for d in insurance for c in chunk(d, strategy="structure",
+                                                                     **model_sized({}, data["model"]))]}
+    view = questions_data(data, insurance, chunkings)
+    assert [s["label"] for s in view["strategies"]] == ["structure", "structure (where)"]
+    y24 = next(q for q in view["questions"] if q["id"] == "y24")
+    slugs = [s["slug"] for s in view["strategies"]]
+    assert y24["by"][slugs[0]]["filter"] is None
+    assert y24["by"][slugs[1]]["filter"]["filters"] == [{"field": "year", "op": "eq", "value": 2024}]
+    assert all(r["holds"] is not None for r in y24["by"][slugs[1]]["results"])  # every result found in the chunking
 
 
 def test_a_where_on_a_field_the_index_lacks_names_the_question(tmp_path, insurance):

@@ -74,7 +74,10 @@ def test_the_reserved_names_are_those_seamcut_sets():
     from seamcut.integrations import CHUNK_KEYS
     from seamcut.strategies.chunks import DOCUMENT_ONLY
 
-    taken = {"file", "language", "title"}  # the catalog's key; fields seamcut takes on purpose
+    from seamcut.readers.found_fields import ON_METADATA
+    # the catalog's key; fields seamcut takes on purpose: the language, and those it finds in the
+    # text (title, date, period, year, folder), which a catalog's field overrides
+    taken = {"file", "language", *ON_METADATA}
     doc = seamcut.read(ROOT / "examples" / "helpline" / "cotton-manual.pdf", fields={"crop": "cotton"})
     chunks = seamcut.chunk(doc, strategy="parent-child")
     set_by_seamcut = (set(doc.metadata) | {k for c in chunks for k in c.metadata}) - {"crop"}

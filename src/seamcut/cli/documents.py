@@ -79,7 +79,9 @@ def read_command(
     fmt: Annotated[Format, typer.Option("--format", "-f", help="json or markdown.")] = Format.markdown,
     reading: ReadFlags = ReadFlags(),
 ) -> None:
-    """Print what the parser saw: elements with kind, level, page and language; tables as rows."""
+    """Print what the parser saw: the document's fields, each with where it came from (the
+    catalog, or the rule that found it in the text); elements with kind, level, page and
+    language; tables as rows."""
     catalog = reading.load_catalog()
     with on_error(InputError, code=1):
         doc = reading.read(path, catalog)

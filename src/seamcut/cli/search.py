@@ -80,25 +80,31 @@ def index_command(
         raise typer.Exit(1)
 
 
+@dataclass(frozen=True)
+class FilterFlags(Flags):
+    """How ``search`` filters: SQL, and the filters read from the question."""
+    where: Annotated[Optional[str], typer.Option(
+        "--where", help="SQL filter, e.g. \"crop = 'cotton' AND year >= 2025\".")] = None
+    read_filters: Annotated[bool, typer.Option(
+        "--read-filters", help="Filter on the fields the question names: the values of the documents' "
+                               "fields (a catalog's, or found in them: year, period...) and their "
+                               "aliases, whole words, periods as people spell them (Q3 2023, third "
+                               "quarter of 2023); fewer fields, or none, where they leave fewer than k "
+                               "chunks. Said on standard error, and in --json, with why.")] = False
+
+
 def search_command(
     query: Annotated[str, typer.Argument(help="The question.")],
     db: Db,
     k: Annotated[int, typer.Option("-k", help="How many results.")] = 4,
     mode: ModeOption = Mode.hybrid,
-    where: Annotated[Optional[str], typer.Option(
-        "--where", help="SQL filter, e.g. \"crop = 'cotton' AND year >= 2025\".")] = None,
+    filtered: FilterFlags = FilterFlags(),
     budget: Annotated[Optional[int], typer.Option(
         "--budget", min=1, help="Tokens sent to the model per question at most: the results, best first, while "
                                 "their tokens of the model add up to it (the first always comes; "
                                 "parent-child: the parents').")] = None,
     max_tokens: Annotated[Optional[int], typer.Option(
         "--max-tokens", hidden=True, help="Deprecated: --budget's old name.")] = None,
-    read_filters: Annotated[bool, typer.Option(
-        "--read-filters", help="Filter on the fields the question names: the values of the documents' "
-                               "fields (a catalog's, or found in them: year, period...) and their "
-                               "aliases, whole words, periods as people spell them (Q3 2023, third "
-                               "quarter of 2023); none where they leave fewer than k chunks. Said on "
-                               "standard error, and in --json, with why.")] = False,
     json_out: JsonOut = None,
 ) -> None:
     """Print the chunks that best answer a question, with score, source, pages and heading path.
@@ -112,8 +118,9 @@ def search_command(
         print_warnings(["--max-tokens is deprecated: it is now --budget (the same tokens); "
                         "--max-tokens goes in a coming release"])
         budget = max_tokens
+    where = filtered.where
     index = Index(db)
-    asking = index.asked(query, k) if read_filters else None
+    asking = index.asked(query, k) if filtered.read_filters else None
     try:
         hits = index.search(query, k, mode=mode.value, where=where, budget=budget,
                             filters=asking.filters if asking else ())

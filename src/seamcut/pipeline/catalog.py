@@ -3,7 +3,15 @@
 A catalog is CSV (a header row with ``file`` and any other columns) or YAML (a list of mappings
 with ``file``, or a mapping from file to fields), e.g. ``file, doc_type, crop, year, language``.
 Fields land on the document's metadata and so on every chunk; ``language`` also sets the
-document's language, ``title`` its title.
+document's language, ``title`` its title. A catalog's field overrides the one seamcut finds in
+the text under the same name (``title``, ``date``, ``period``, ``year``, ``folder``:
+``seamcut.readers.found_fields``) and extends them with its others.
+
+A cell may hold alternatives separated by ``|`` (``Apple|AAPL``, ``cotton|कापूस|कपास``): the
+first is the field's value, the others its aliases, kept on the document's metadata under
+``aliases`` (``{"company": ["AAPL"]}``) and written after the value in a chunk's ``fields``
+context (``company: Apple (AAPL)``). ``|`` always separates; an empty alternative (``Apple|``,
+``a||b``) is an error naming the row and the field.
 
 A catalog names files of its own folder (the corpus folder) and below: a row that points elsewhere
 (``../../etc/passwd``, an absolute path outside, a symlink out of the folder) is an error naming
@@ -22,6 +30,7 @@ from typing import Any
 
 from ..errors import InputError
 from ..keys import nearest
+from ..readers.found_fields import ALIASES
 
 #: a field name seamcut sets itself, with why a catalog field cannot have it: it would overwrite
 #: what seamcut put there or be overwritten, or search filters on seamcut's own in its place
@@ -29,7 +38,9 @@ RESERVED: dict[str, str] = {
     **dict.fromkeys(("format", "extractor", "pages", "page_extractors", "page_sizes", "page_notes",
                      "body_font_size", "ocr_rotation", "ocr_languages", "furniture", "warnings"),
                     "seamcut's reader sets it on the document"),
-    **dict.fromkeys(("catalog_fields", "indexed_path"), "seamcut keeps a note of its own under it"),
+    **dict.fromkeys(("catalog_fields", "indexed_path", "found_fields"),
+                    "seamcut keeps a note of its own under it"),
+    "aliases": "a catalog's alternatives of its fields go under it ('Apple|AAPL' in a cell)",
     **dict.fromkeys(("config", "role", "children", "held_by_model", "boxes", "semantic"),
                     "seamcut sets it on each chunk"),
     **dict.fromkeys(("id", "doc_id", "source", "start", "end", "page_start", "page_end", "heading",
@@ -74,6 +85,18 @@ def _clean(value: Any) -> Any:
             return int(v)
         return v
     return value
+
+
+def _alternatives(catalog: Path, at: str, name: str, value: Any) -> tuple[Any, list[str]]:
+    """A cell's value and its aliases: ``Apple|AAPL`` gives ``("Apple", ["AAPL"])`` (the value
+    as ``_clean`` makes it, the aliases as text); ``InputError`` for an empty alternative."""
+    if not isinstance(value, str) or "|" not in value:
+        return _clean(value), []
+    parts = [v.strip() for v in value.split("|")]
+    if not all(parts):
+        raise InputError(catalog, f"{at}: field {name!r} has an empty alternative in {value!r} "
+                                  "('|' separates a value from its aliases, as in 'Apple|AAPL')")
+    return _clean(parts[0]), parts[1:]
 
 
 def _inside(catalog: Path, at: str, name: str) -> None:
@@ -184,6 +207,22 @@ def load_catalog(path: str | Path) -> Catalog:
         if name in first:
             raise InputError(p, f"{at} names {name!r} again ({first[name]} did); give each file one row")
         first[name] = at
-        entries[name] = {_field(p, at, k): _clean(v) for k, v in item.items()
-                         if k != "file" and v not in (None, "")}
+        entries[name] = _fields(p, at, item)
     return Catalog(entries, p.parent)
+
+
+def _fields(catalog: Path, at: str, item: dict[Any, Any]) -> dict[str, Any]:
+    """The fields of the row ``at`` (``file`` and empty cells left out), with their aliases
+    under ``ALIASES`` where a cell gives some."""
+    fields: dict[str, Any] = {}
+    aliases: dict[str, list[str]] = {}
+    for k, v in item.items():
+        if k == "file" or v in (None, ""):
+            continue
+        key = _field(catalog, at, k)
+        fields[key], more = _alternatives(catalog, at, key, v)
+        if more:
+            aliases[key] = more
+    if aliases:
+        fields[ALIASES] = aliases
+    return fields

@@ -79,12 +79,15 @@ def file_hash(path: str | Path) -> str:
 @lru_cache(maxsize=1)
 def _reader_version() -> str:
     """A digest of the code that turns files into documents (readers/, text/ with the language
-    labels, model.py, outline.py), so a cached parse made by other reader code is never reused."""
+    labels, model.py, outline.py), so a cached parse made by other reader code is never reused.
+    The rules that find fields in a document's text (``readers/found_fields.py``) are left out:
+    a cached parse holds none, they are found after it is loaded."""
     root = Path(__file__).parent.parent  # the seamcut package
     h = hashlib.sha256()
     for sub in ("readers", "text"):
         for f in sorted((root / sub).rglob("*.py")):
-            h.update(f.read_bytes())
+            if f.name != "found_fields.py":
+                h.update(f.read_bytes())
     for name in ("model.py", "outline.py"):
         if (root / name).exists():
             h.update((root / name).read_bytes())
@@ -187,7 +190,7 @@ def _read_once(job: ReadJob) -> Read:
               if job.cache_dir and digest else None)
     if cached is not None and cached.is_file():
         try:  # JSON only: a leftover .pickle of an older seamcut is never opened
-            doc = _moved(document_json.loads(cached.read_bytes()), path)
+            doc = _found(_moved(document_json.loads(cached.read_bytes()), path), options)
             return Read(path, doc, digest=digest, cpu_seconds=_cpu() - t0)
         except (OSError, ValueError, TypeError, KeyError):  # torn or stale: read the file again
             pass
@@ -195,7 +198,7 @@ def _read_once(job: ReadJob) -> Read:
         doc = (options.reader.read(path, job.fields or None) if options.reader is not None else
                read(path, encoding=options.encoding, ocr=options.ocr, password=options.password,
                     languages=list(options.languages) if options.languages else None,
-                    fields=job.fields or None))
+                    fields=job.fields or None, found=False))
     except InputError as exc:
         return Read(path, failure=Failure(path, str(exc)), digest=digest, cpu_seconds=_cpu() - t0)
     except MissingError as exc:  # the file may be fine: this machine cannot read it
@@ -211,7 +214,17 @@ def _read_once(job: ReadJob) -> Read:
             tmp.replace(cached)
         except (OSError, TypeError, ValueError) as exc:  # a value JSON or UTF-8 cannot hold
             log.info("document cache not written (%s)", exc)
-    return Read(path, doc, digest=digest, cpu_seconds=_cpu() - t0)
+    return Read(path, _found(doc, options), digest=digest, cpu_seconds=_cpu() - t0)
+
+
+def _found(doc: Document, options: ReadOptions) -> Document:
+    """``doc`` with the fields found in its text, where seamcut read it (a library's own reading
+    is left as the library gives it); found here, after the parse cache, so the cache holds
+    the parse alone."""
+    if options.reader is not None:
+        return doc
+    from ..readers.found_fields import with_found_fields
+    return with_found_fields(doc)
 
 
 def failed(job: ReadJob, outcome: Killed | BaseException) -> Read:

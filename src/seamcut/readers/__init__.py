@@ -22,6 +22,7 @@ from ..errors import InputError
 from ..text.language import label
 from ..model import Document, Element
 from ..text import paragraph_spans
+from .found_fields import ALIASES, with_found_fields
 from .markdown import read_markdown
 from .text import decode, read_text
 
@@ -96,14 +97,18 @@ def sniff(path: Path, head: bytes) -> str:
 
 def read(path: str | Path, *, encoding: str | None = None, ocr: str = "auto",
          languages: list[str] | None = None, password: str | None = None,
-         fields: Mapping[str, Any] | None = None) -> Document:
+         fields: Mapping[str, Any] | None = None, found: bool = True) -> Document:
     """Read one file into a ``Document`` with elements and language labels.
 
     ``ocr`` (PDF): ``auto`` OCRs pages without a usable text layer, ``always`` every page,
     ``never`` none. ``languages``: OCR languages (en, hi, mr; None: detected). ``password``:
     for an encrypted PDF. ``fields`` (e.g. from a catalog) go on the document's metadata, their
     names listed under ``catalog_fields`` (what a strategy's ``context=fields`` puts in front of
-    each chunk); a ``language`` field there is taken as the document's language.
+    each chunk); a ``language`` field there is taken as the document's language; an ``aliases``
+    entry (``{field: [alias, ...]}``, a catalog's alternatives) goes on the metadata as it is,
+    not listed as a field. ``found``: also the fields found in the text (title, date, period,
+    year, folder: ``seamcut.readers.found_fields``), those ``fields`` give left out; the parse
+    cache reads with ``found=False`` and finds them after, so a changed rule needs no new parse.
     """
     p = Path(path)
     if p.is_dir():
@@ -146,9 +151,13 @@ def read(path: str | Path, *, encoding: str | None = None, ocr: str = "auto",
         doc = with_warning(doc, warning)
     if fields:
         import dataclasses
-        doc = dataclasses.replace(doc, metadata={**doc.metadata, **fields, "catalog_fields": list(fields)},
-                                  language=fields.get("language") or doc.language)
-    return label(doc)
+        named = {k: v for k, v in fields.items() if k != ALIASES}
+        meta = {**doc.metadata, **named, "catalog_fields": list(named)}
+        if fields.get(ALIASES):
+            meta[ALIASES] = fields[ALIASES]
+        doc = dataclasses.replace(doc, metadata=meta, language=named.get("language") or doc.language)
+    doc = label(doc)
+    return with_found_fields(doc) if found else doc
 
 
 def expand(paths: list[str | Path], refused: dict[str, str] | None = None) -> Iterator[Path]:

@@ -43,8 +43,8 @@ def first_word(text: str, start: int, end: int) -> int:
 #: document metadata that stays with the document: per page, not per chunk (a 600-page PDF's
 #: page sizes in each of its thousands of chunks would be most of its index rows); the index's
 #: note of where the file was (``seamcut.index.rows.document_row``); the names of the catalog's
-#: fields (the fields themselves are on every chunk)
-DOCUMENT_ONLY = ("page_sizes", "indexed_path", "catalog_fields")
+#: fields and of those found in its text, with their rules (the fields themselves are on every chunk)
+DOCUMENT_ONLY = ("page_sizes", "indexed_path", "catalog_fields", "found_fields")
 
 
 def make_chunks(doc: Document, drafts: Sequence[Draft], limit: SizeLimit, strategy: str,

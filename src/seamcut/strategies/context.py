@@ -1,7 +1,8 @@
 """What a strategy puts in front of a chunk's body (the chunk's ``context``), for every strategy.
 
 The ``context`` option names the parts (``SizeConfig.context``): the page label, the document's
-title, its catalog fields and the heading path, written in that order, a line each; the whole
+title, its fields (``fields_line``: its catalog's, and the date, period and year found in its
+text) and the heading path, written in that order, a line each; the whole
 is at most about half the size, counted in the size
 (``cost``, ``fits``), embedded and full-text indexed with the body, while the chunk's span stays
 the body's (``Draft``: the context is no part of ``[start, end)``).
@@ -17,9 +18,10 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from ..model import Document
+from ..readers.found_fields import ALIASES, CATALOG_FIELDS, FOUND_FIELDS
 from ..outline import Outline, heading_text
 from ..text import SPACE, is_blank
 from .chunks import Draft, first_word
@@ -27,8 +29,8 @@ from .config import SizeConfig
 from .pieces import RECURSIVE_LEVELS, split
 from .size_limit import Reserve, SizeLimit
 
-#: where a document's metadata lists the fields its catalog gave it (``seamcut.readers.read``)
-CATALOG_FIELDS = "catalog_fields"
+#: the fields found in a document's text (``seamcut.readers.found_fields``) its fields line writes
+LINE_FOUND = ("date", "period", "year")
 _WORD = re.compile(f"[^{SPACE}]")
 
 
@@ -48,11 +50,24 @@ def document_title(doc: Document) -> str:
 
 
 def fields_line(doc: Document) -> str:
-    """The document's catalog fields as one line, ``doc_type: manual; crop: cotton`` ("" for none)."""
-    names = doc.metadata.get(CATALOG_FIELDS) or ()
+    """The document's fields as one line, ``doc_type: manual; crop: cotton (कापूस); date:
+    2023-07-01; period: 2023 Q3; year: 2023`` ("" for none): its catalog's, each with its
+    aliases in brackets, then those found in its text that tell when it is (``LINE_FOUND``:
+    date, period, year). A found title, language or folder is left out: the title is a part of
+    its own (``title``), and a language or folder name says little to the model; a field the
+    catalog gives is written once, as the catalog's."""
     meta = doc.metadata
-    return "; ".join(f"{k}: {' '.join(str(meta[k]).split())}" for k in names
-                     if k in meta and str(meta[k]).strip())
+    aliases = meta.get(ALIASES) if isinstance(meta.get(ALIASES), Mapping) else {}
+    catalog = list(meta.get(CATALOG_FIELDS) or ())
+    found = [k for k in (meta.get(FOUND_FIELDS) or ()) if k in LINE_FOUND and k not in catalog]
+    parts = []
+    for k in catalog + found:
+        value = " ".join(str(meta.get(k, "")).split())
+        if not value:
+            continue
+        more = [" ".join(str(a).split()) for a in (aliases.get(k) or ()) if k in catalog]
+        parts.append(f"{k}: {value}" + (f" ({', '.join(more)})" if more else ""))
+    return "; ".join(parts)
 
 
 def page_label(pages: Sequence[int]) -> str:
