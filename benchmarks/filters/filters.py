@@ -84,8 +84,8 @@ def document_fields(corpus: Path, catalog_file: Path | None) -> dict[str, dict[s
     return {Path(d.source).name: fields_of(d) for d in read.documents}
 
 
-def run(corpus: Path, questions: Path, args: argparse.Namespace, catalog: Path | None, flags: list[str],
-        raw: Path) -> None:
+def run_set(corpus: Path, questions: Path, args: argparse.Namespace, catalog: Path | None, flags: list[str],
+            raw: Path) -> None:
     run_compare([str(corpus), "--questions", str(questions), "--strategies", args.strategies,
                  "--budget", args.budget, "--filters", ",".join(WAYS), "--workers", str(args.workers),
                  "--out", str(args.out / args.set), *flags, *(["--catalog", str(catalog)] if catalog else [])], raw)
@@ -199,7 +199,7 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             asked, raw = Path(tmp) / "questions.yaml", Path(tmp) / "compare.json"
             with_where(questions, asked)
-            run(corpus, asked, args, catalog_file, flags, raw)
+            run_set(corpus, asked, args, catalog_file, flags, raw)
             run = record.read_json(raw)
         written = record.write_json(name.with_name(name.name + "-compare.json"), run,
                                     gzip_over=record.GZIP_OVER, recorded=started)

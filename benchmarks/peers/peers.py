@@ -61,8 +61,8 @@ def runnable(labels: list[str]) -> tuple[list[str], dict[str, str]]:
     return ok, refused
 
 
-def run(corpus: Path, questions: Path, labels: list[str], args: argparse.Namespace, mode: str,
-        flags: list[str], raw: Path) -> None:
+def run_set(corpus: Path, questions: Path, labels: list[str], args: argparse.Namespace, mode: str,
+            flags: list[str], raw: Path) -> None:
     run_compare([str(corpus), "--questions", str(questions), "--strategies", ",".join(labels),
                  "--budget", args.budget, "--mode", mode, "--workers", str(args.workers),
                  "--out", str(args.out / args.set), *flags], raw)
@@ -153,7 +153,7 @@ def main() -> None:
             started = record.stamp()
             with tempfile.TemporaryDirectory() as tmp:
                 raw = Path(tmp) / "compare.json"
-                run(corpus, questions, labels, args, mode, flags, raw)
+                run_set(corpus, questions, labels, args, mode, flags, raw)
                 run = record.read_json(raw)
             written = record.write_json(name.with_name(name.name + "-compare.json"), run,
                                         gzip_over=record.GZIP_OVER, recorded=started)

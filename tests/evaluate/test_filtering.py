@@ -107,6 +107,9 @@ def test_compare_judges_the_test_sets_where_beside_the_whole_index(tmp_path, ins
         {"field": "year", "op": "eq", "value": 2024}], "why": "the test set's where"}
     assert "filter" not in next(s for s in data["strategies"] if s["name"] == "structure")["per_question"][0]
     json.dumps(data)
+    from seamcut.report.compare_html import render
+    page = render(result)
+    assert "What each filter did" in page and "structure (where)" in page
     # the view: the filtered row is its strategy's chunking searched otherwise, cut once
     from seamcut.api import chunk
     from seamcut.pipeline.jobs import model_sized

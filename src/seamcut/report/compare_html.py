@@ -78,6 +78,14 @@ def render(result: CompareResult, title: str = "seamcut compare") -> str:
         if comparisons:
             parts.append(f"<h3>{esc(what)}: {esc(comparisons[0].best)} against the others</h3>")
             parts.append(_tests(comparisons))
+    filtered = result.filtered_against_whole()
+    if filtered:
+        at = f"hits within {result.budget} tokens sent" if result.budget else f"hits at {result.k}"
+        parts.append(f"<h3>What each filter did: {esc(at)}, each filtered row against its strategy on the "
+                     f"whole index</h3><p>STRATEGY (where): each question searched in what its test set's "
+                     f"where lets through; (from question): in what the filters read from its words let "
+                     f"through.</p>")
+        parts.append(_tests(filtered))
     parts.append(_per_question(result))
     parts.append(_no_answer(result))
     parts.append("<h2>Misses</h2>")
