@@ -380,3 +380,25 @@ def test_another_librarys_pipeline_is_judged_in_the_final_round_as_versus(setup)
     assert f"{label} @hybrid" in [p["label"] for p in data["points"]]
     final = max(r["round"] for r in data["log"])
     assert any(r["label"] == f"{label} @hybrid" and r["round"] == final for r in data["log"])
+
+
+def test_tune_searches_with_the_test_sets_where(setup, tmp_path):
+    """A test set whose questions carry a ``where`` (here each its file) is tuned with it: the
+    JSON says how, the journal keeps the search apart from one without it, and a ``where`` on a
+    field the index lacks stops the search naming the question."""
+    import dataclasses
+
+    from seamcut.evaluate.questions import QuestionsError
+    from seamcut.index import Filter
+    tmp, docs, questions, embedder = setup
+    filtered = [dataclasses.replace(q, filters=(Filter("file", "eq", q.source),)) for q in questions]
+    options = TuneOptions(space=parse_space(SPACE), versus=[], exhaustive=True)
+    data = tune([docs], filtered, indexing(embedder, tmp_path / "work"), options).to_json()
+    assert data["filters"] == "where"
+    assert data["winner"]["tune_hit_rate"] == 1.0
+    none = tune([docs], filtered, indexing(embedder, tmp_path / "work"),
+                dataclasses.replace(options, filters="none")).to_json()
+    assert none["filters"] == "none"
+    wrong = [dataclasses.replace(q, filters=(Filter("crop", "eq", "x"),)) for q in questions]
+    with pytest.raises(QuestionsError, match=r"question d\ds\d: where: unknown field 'crop'"):
+        tune([docs], wrong, indexing(embedder, tmp_path / "work2"), options)

@@ -134,3 +134,52 @@ def test_serve_reads_filters_when_asked(index):
         assert got["results"][0]["filter"]["filters"] == [{"field": "year", "op": "eq", "value": 2024}]
         plain = client.post("/search", json={"query": "premium in 2024"}).json()
         assert "filter" not in plain["results"][0]
+
+
+def _filings(tmp_path, with_manual: bool = False):
+    """A small index of filings with a company and a period each (Amazon's newest a quarter
+    before Apple's), and where asked a manual stating no period."""
+    from seamcut.model import Document
+    docs = [Document(f"{company} quarterly report for {period}. Net sales rose in the quarter.",
+                     source=f"{company}-{period}.txt", metadata={"company": company, "period": period})
+            for company, period in [("Apple", "2023 Q1"), ("Apple", "2023 Q3"), ("Apple", "2023 Q2"),
+                                    ("Amazon", "2023 Q1"), ("Amazon", "2023 Q2")]]
+    if with_manual:
+        docs.append(Document("Apple orchard manual: prune in winter.", source="manual.txt",
+                             metadata={"company": "Apple"}))
+    ix = Index(tmp_path / "db", strategy="recursive", model="default")
+    ix.update(docs, lambda d: seamcut.chunk(d, strategy="recursive"))
+    ix.finish()
+    return ix
+
+
+def test_the_latest_is_the_newest_period_of_the_documents_the_other_filters_leave(tmp_path):
+    ix = _filings(tmp_path)
+    asking = ix.asked("What was Apple's gross margin in the latest 10-Q?", k=1)
+    assert asking.filters == (Filter("company", "eq", "Apple"), Filter("period", "eq", "2023 Q3"))
+    assert asking.why.endswith("'latest' asks for the newest: period '2023 Q3' is the newest of the documents "
+                               "the other filters leave")
+    assert ix.asked("Amazon's most recent quarter?", k=1).filters == (
+        Filter("company", "eq", "Amazon"), Filter("period", "eq", "2023 Q2"))
+    # a period named wins; no latest asked, none added
+    assert ix.asked("Apple's latest figures for Q1 2023", k=1).filters == (
+        Filter("company", "eq", "Apple"), Filter("period", "eq", "2023 Q1"))
+    assert ix.asked("Apple's gross margin?", k=1).filters == (Filter("company", "eq", "Apple"),)
+    hits = ix.search("gross margin", 3, filters=ix.asked("Apple's latest 10-Q", k=1).filters)
+    assert [h.chunk.source for h in hits] == ["Apple-2023 Q3.txt"]
+
+
+def test_the_latest_drops_no_document_that_states_no_period(tmp_path):
+    ix = _filings(tmp_path, with_manual=True)
+    assert ix.asked("What does Apple's latest report say?", k=1).filters == (Filter("company", "eq", "Apple"),)
+
+
+@pytest.mark.parametrize("question, words", [
+    ("the latest 10-Q", "latest"), ("In the most recent quarter", "most recent"),
+    ("सबसे नई योजना की अंतिम तिथि?", "सबसे नई"), ("ताज्या अहवालात काय आहे?", "ताज्या"), ("the late 10-Q", None),
+])
+def test_asking_for_the_newest_in_three_languages(question, words):
+    from seamcut.index.asked import asks_latest, newest
+    assert asks_latest(question) == words
+    assert newest(["2023 Q1", "2022 Q4", "2023 Q3"]) == "2023 Q3" and newest(["2023-07-01", "2024-01-02"]) == "2024-01-02"
+    assert newest([2024, 2026]) is None and newest(["2023 Q1", "manual"]) is None

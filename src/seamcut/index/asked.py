@@ -145,6 +145,34 @@ def read_filters(question: str, fields: FieldValues) -> list[Asked]:
     return out
 
 
+#: words asking for the newest document ("the latest 10-Q", "the most recent quarter"), in
+#: English, Hindi and Marathi
+LATEST = ("latest", "most recent", "newest", "नवीनतम", "सबसे नया", "सबसे नई", "सबसे नए", "ताज्या", "ताजा", "ताजी")
+
+
+def asks_latest(question: str) -> str | None:
+    """The words of ``question`` asking for the newest document (``LATEST``, whole words), as
+    written; None where it asks for none."""
+    text, toks = _tokens(question)
+    words = [t.norm for t in toks]
+    for spelling in LATEST:
+        want = _words(spelling)
+        for i in range(len(words) - len(want) + 1):
+            if tuple(words[i:i + len(want)]) == want:
+                return text[toks[i].start:toks[i + len(want) - 1].end]
+    return None
+
+
+def newest(values: Sequence[Any]) -> Any:
+    """The newest of a field's ``values`` where every one is a period or a date (``2023 Q3``,
+    ``2023-07-01``); None where one is not (a year alone is not: "the latest" manual of a crop
+    is not the newest year's scheme notice)."""
+    keys = [(_period_key(v), v) for v in values]
+    if not keys or any(k is None for k, _ in keys):
+        return None
+    return max(keys)[1]
+
+
 def _spellings(field: str, value: Any, aliases: Sequence[str]) -> Iterator[tuple[str, str]]:
     """A value's spellings, each with how it names the value in ``why``."""
     if field == LANGUAGE_FIELD:

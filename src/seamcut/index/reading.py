@@ -109,6 +109,7 @@ class Reading:
 
         def read(view: View) -> Asking:
             found = read_filters(question, FieldValues(view.asked_values()))
+            found += _latest(view, question, found)
             if not found:
                 return Asking()
             why = "; ".join(a.why for a in found)
@@ -164,6 +165,29 @@ class Reading:
         nearest = matrix.nearest(vec, n)
         found = {r["id"]: r for r in view.rows("chunks", [i for i, _ in nearest], HIT_COLUMNS)}
         return [{**found[i], "_distance": 1.0 - sim} for i, sim in nearest if i in found]
+
+
+def _latest(view: View, question: str, found: Sequence[Any]) -> list[Any]:
+    """Where ``question`` asks for the newest document ("the latest 10-Q"): the newest value of
+    the first field (not one it names) that every document the filters ``found`` let through
+    holds as a period or a date (``asked.newest``), as one more filter; [] otherwise (a document
+    without the field is never dropped for asking the latest)."""
+    from .asked import Asked, asks_latest, newest
+    from .filters import holds
+    words = asks_latest(question)
+    if words is None:
+        return []
+    named = {a.filter.field for a in found}
+    docs = [fields for _, fields in view.asked_documents() if holds([a.filter for a in found], fields)]
+    for field in view.asked_values():
+        if field in named or not docs or any(field not in d for d in docs):
+            continue
+        value = newest([d[field] for d in docs])
+        if value is not None:
+            return [Asked(Filter(field, "eq", value),
+                          f"'{words}' asks for the newest: {field} {value!r} is the newest"
+                          + (" of the documents the other filters leave" if found else ""))]
+    return []
 
 
 #: the most fields of a question whose subsets ``asked`` tries (2 ** n counts at most)

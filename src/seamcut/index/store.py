@@ -279,6 +279,7 @@ class View:
         self._sources: dict[str, str] | None = None
         self._values: dict[str, list[Any]] = {}
         self._asked: dict[str, dict[Any, list[str]]] | None = None
+        self._asked_docs: list[tuple[dict[str, Any], dict[str, Any]]] | None = None
 
     def __contains__(self, name: str) -> bool:
         return name in self.tables
@@ -340,19 +341,28 @@ class View:
         each with its aliases (a catalog's ``Apple|AAPL``: the documents' ``aliases``), read
         once per state from the documents' rows."""
         if self._asked is None:
-            fields = [f for f in self.filter_fields() if f not in NOT_ASKED]
+            out: dict[str, dict[Any, list[str]]] = {}
+            for meta, fields in self.asked_documents():
+                aliases = meta.get("aliases") if isinstance(meta.get("aliases"), dict) else {}
+                for f, v in fields.items():
+                    have = out.setdefault(f, {}).setdefault(v, [])
+                    have += [a for a in aliases.get(f, ()) if isinstance(a, str) and a not in have]
+            order = [f for f in self.filter_fields() if f in out]
+            self._asked = {f: out[f] for f in order}
+        return self._asked
+
+    def asked_documents(self) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+        """Each document's metadata and the values of its fields a question is matched against
+        (``asked_values``: text and whole numbers), read once per state."""
+        if self._asked_docs is None:
+            names = [f for f in self.filter_fields() if f not in NOT_ASKED]
             rows = self.columns("documents", ["metadata", "language"])
-            out: dict[str, dict[Any, list[str]]] = {f: {} for f in fields}
+            self._asked_docs = []
             for r in rows.to_pylist() if rows is not None else []:
                 meta = {**json.loads(r["metadata"] or "{}"), "language": r.get("language")}
-                aliases = meta.get("aliases") if isinstance(meta.get("aliases"), dict) else {}
-                for f in fields:
-                    v = meta.get(f)
-                    if isinstance(v, (str, int)) and not isinstance(v, bool):
-                        have = out[f].setdefault(v, [])
-                        have += [a for a in aliases.get(f, ()) if isinstance(a, str) and a not in have]
-            self._asked = {f: vs for f, vs in out.items() if vs}
-        return self._asked
+                self._asked_docs.append((meta, {f: meta[f] for f in names if isinstance(meta.get(f), (str, int))
+                                                and not isinstance(meta.get(f), bool)}))
+        return self._asked_docs
 
     def count(self) -> int:
         """Rows in the ``chunks`` table: the searchable chunks."""
