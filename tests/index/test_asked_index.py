@@ -165,6 +165,8 @@ def test_the_latest_is_the_newest_period_of_the_documents_the_other_filters_leav
     assert ix.asked("Apple's latest figures for Q1 2023", k=1).filters == (
         Filter("company", "eq", "Apple"), Filter("period", "eq", "2023 Q1"))
     assert ix.asked("Apple's gross margin?", k=1).filters == (Filter("company", "eq", "Apple"),)
+    # the latest of everything is not asked: it would be one company's newest filing
+    assert ix.asked("What does the latest 10-Q say?", k=1).filters == ()
     hits = ix.search("gross margin", 3, filters=ix.asked("Apple's latest 10-Q", k=1).filters)
     assert [h.chunk.source for h in hits] == ["Apple-2023 Q3.txt"]
 

@@ -168,13 +168,15 @@ class Reading:
 
 
 def _latest(view: View, question: str, found: Sequence[Any]) -> list[Any]:
-    """Where ``question`` asks for the newest document ("the latest 10-Q"): the newest value of
-    the first field (not one it names) that every document the filters ``found`` let through
-    holds as a period or a date (``asked.newest``), as one more filter; [] otherwise (a document
-    without the field is never dropped for asking the latest)."""
+    """Where ``question`` asks for the newest document ("Apple's latest 10-Q") and names what it
+    is the newest of (``found``, the filters read from it): the newest value of the first field
+    (not one it names) that every document those filters let through holds as a period or a
+    date (``asked.newest``), as one more filter; [] otherwise. A document without the field is
+    never dropped for asking the latest, and "the latest" of everything is not asked: on filings
+    of several companies without a company field it would be another company's newest filing."""
     from .asked import Asked, asks_latest, newest
     from .filters import holds
-    words = asks_latest(question)
+    words = asks_latest(question) if found else None
     if words is None:
         return []
     named = {a.filter.field for a in found}
@@ -185,8 +187,8 @@ def _latest(view: View, question: str, found: Sequence[Any]) -> list[Any]:
         value = newest([d[field] for d in docs])
         if value is not None:
             return [Asked(Filter(field, "eq", value),
-                          f"'{words}' asks for the newest: {field} {value!r} is the newest"
-                          + (" of the documents the other filters leave" if found else ""))]
+                          f"'{words}' asks for the newest: {field} {value!r} is the newest of the "
+                          f"documents the other filters leave")]
     return []
 
 
