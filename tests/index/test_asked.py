@@ -225,3 +225,16 @@ def test_helpline_any_question(question: str) -> None:
         if a.filter.field == "crop":
             assert a.filter.value[-1] == "all" and "all" in ANY_VALUES
         assert a.filter.field != "language" or a.why.endswith(("language 'hi'", "language 'mr'", "language 'en'"))
+
+
+def test_values_written_in_devanagari_are_read_from_hindi_and_marathi_questions() -> None:
+    """A catalog whose values are written in Devanagari (its columns named in ASCII, as an index's
+    columns are), the year in Devanagari digits in the question."""
+    marathi = FieldValues({"crop": {"कापूस": (), "सोयाबीन": (), "संत्री": ()}, "year": {2024: (), 2026: ()},
+                           "doc_type": {"पीक विमा योजना": (), "मार्गदर्शिका": ()}})
+    assert filters("२०२६ च्या पीक विमा योजना मध्ये सोयाबीनसाठी हप्ता किती?", marathi) == [
+        Filter("year", "eq", 2026), Filter("doc_type", "eq", "पीक विमा योजना")]
+    assert filters("कापूस पिकावर पांढरी माशी आल्यास काय फवारावे?", marathi) == [Filter("crop", "eq", "कापूस")]
+    hindi = FieldValues({"crop": {"कपास": (), "सोयाबीन": ()}, "year": {2025: ()}})
+    assert filters("सोयाबीन में पीला मोज़ेक रोग २०२५ में कैसे रोकें?", hindi) == [
+        Filter("crop", "eq", "सोयाबीन"), Filter("year", "eq", 2025)]

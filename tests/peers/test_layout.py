@@ -48,6 +48,12 @@ def test_a_reading_gives_its_pieces_back(texts: list[str]) -> None:
     assert doc.metadata["catalog_fields"] == ["crop"]
 
 
+def test_a_readings_catalog_aliases_are_kept_apart_from_its_fields() -> None:
+    doc = reading("f.pdf", [Piece("text", (1,), {})], "lib Loader", {"lib": "1.0"},
+                  {"crop": "cotton", "aliases": {"crop": ["कापूस"]}})
+    assert doc.metadata["catalog_fields"] == ["crop"] and doc.metadata["aliases"] == {"crop": ["कापूस"]}
+
+
 def test_seamcut_reading_is_given_a_page_at_a_time() -> None:
     doc = Document("page one\npage two\nthree", source="a.pdf", page_starts=(0, 9, 18))
     assert pieces_of(doc) == [Piece("page one\n", (1,)), Piece("page two\n", (2,)), Piece("three", (3,))]

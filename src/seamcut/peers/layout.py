@@ -24,6 +24,7 @@ from typing import Any, Mapping, Sequence
 from ..model import Chunk, Document, Element, stable_hash
 from ..tokens.load import load_sizer
 from ..tokens.sizer import Sizer
+from ..readers.found_fields import ALIASES, CATALOG_FIELDS
 from .base import Piece
 
 #: what lies between two laid-out texts
@@ -52,8 +53,8 @@ def reading(path: str, pieces: Sequence[Piece], reader: str, versions: Mapping[s
                      for p, (s, e) in zip(pieces, spans))
     meta: dict[str, Any] = {"reader": reader, "versions": dict(versions), "laid_out": "reading"}
     if fields:
-        meta.update(fields)
-        meta["catalog_fields"] = list(fields)
+        meta.update(fields)  # a catalog's aliases too, under their own key, as seamcut's reading keeps them
+        meta[CATALOG_FIELDS] = [k for k in fields if k != ALIASES]
     return Document(text, source=str(path), elements=elements, page_starts=_page_starts(firsts, spans),
                     metadata=meta, language=(fields or {}).get("language"))
 

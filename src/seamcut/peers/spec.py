@@ -23,6 +23,7 @@ from ..model import Document
 from ..strategies import REGISTRY
 from ..strategies import spec as strategy_spec
 from ..strategies.spec import StrategySpec, slug, typed_option
+from ..readers.found_fields import ALIASES, CATALOG_FIELDS
 from .base import Library
 
 #: every library a contestant may name, by the module that adapts it
@@ -274,7 +275,7 @@ def cut_as_judged(spec: "PeerSpec | ChunksSpec", document: Document) -> tuple[Do
     cut and laid out (the chunks' own document, and the chunks), as a build does."""
     reads = spec.reads
     if reads is not None:
-        fields = {k: document.metadata[k] for k in document.metadata.get("catalog_fields", ())
+        fields = {k: document.metadata[k] for k in (*document.metadata.get(CATALOG_FIELDS, ()), ALIASES)
                   if k in document.metadata}
         document = reads.read(document.source, fields)
     return spec.cut(document)
