@@ -101,8 +101,9 @@ class Reading:
 
     def asked(self, question: str, k: int = 4) -> "Asking":
         """The filters read from ``question``'s words (``seamcut.index.asked.read_filters``: the
-        values of the documents' fields this index holds, with their aliases, named in it), and
-        why. Where they leave fewer than ``k`` chunks together, the most of them that leave
+        values of the documents' fields this index holds, with their aliases, named in it; for
+        "the latest", the newest period of what it names: ``_latest``), and why. Where they leave
+        fewer than ``k`` chunks together, the most of them that leave
         ``k`` (a fiscal "Q1 2023" whose filing's year is 2022: the period kept, the year left
         out); where none does, no filter (the whole index); ``why`` says which."""
         from .asked import FieldValues, read_filters
@@ -118,7 +119,8 @@ class Reading:
                 if left >= k:
                     dropped = [a.filter.field for a in found if a not in kept]
                     return Asking(tuple(a.filter for a in kept), f"read from the question: {why}" + (
-                        f" ({', '.join(dropped)} left out: with it fewer than {k} chunks are left)" if dropped else ""))
+                        f" ({', '.join(dropped)} left out: with {'it' if len(dropped) == 1 else 'them'} fewer than "
+                        f"{k} chunks are left)" if dropped else ""))
             return Asking((), f"read from the question ({why}), but every one of them leaves fewer than {k} "
                               f"chunks: the whole index searched")
         return self._read(read)
