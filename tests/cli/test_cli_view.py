@@ -86,3 +86,30 @@ def test_view_says_when_the_model_held_chunks_below_the_size(tmp_path):
     r = run(str(f), "-s", "fixed:unit=words:size=600:overlap=0", "--out", str(tmp_path / "v"))
     assert r.returncode == 0, r.stderr
     assert "warning: fixed:unit=words:size=600:overlap=0:" in r.stderr and "512-token input" in r.stderr
+
+
+def test_view_reads_each_file_by_the_name_the_run_gave_it(tmp_path):
+    """A run of compare given the folder by its absolute path, a view given it by a relative one:
+    the view reads each file by the run's name, so the run's chunks are found."""
+    from seamcut.report.view import named_as_in_run
+    cotton = HELPLINE / "cotton-manual.pdf"
+    run_json = {"strategies": [{"per_question": [{"results": [{"source": str(cotton.resolve())}]}],
+                                "no_answer": []}]}
+    relative = os.path.relpath(HELPLINE)
+    named = named_as_in_run([relative], run_json)
+    assert named == {os.path.join(relative, "cotton-manual.pdf"): str(cotton.resolve())}  # the others as given
+
+
+def test_view_reads_a_copy_of_the_runs_files_by_the_runs_names(tmp_path):
+    import shutil
+
+    from seamcut.report.view import named_as_in_run
+    copy = tmp_path / "checkout" / "examples" / "helpline" / "cotton-manual.pdf"
+    copy.parent.mkdir(parents=True)
+    shutil.copy(HELPLINE / "cotton-manual.pdf", copy)
+    run_json = {"strategies": [{"per_question": [{"results": [{"source": str(copy)}]}], "no_answer": []}]}
+    assert named_as_in_run([os.path.relpath(HELPLINE)], run_json) == {
+        os.path.join(os.path.relpath(HELPLINE), "cotton-manual.pdf"): str(copy)}
+    gone = {"strategies": [{"per_question": [{"results": [{"source": "/nowhere/examples/helpline/cotton-manual.pdf"}]}],
+                            "no_answer": []}]}
+    assert named_as_in_run([os.path.relpath(HELPLINE)], gone) == {}  # not here: its pages cannot be drawn

@@ -56,10 +56,10 @@ def view_command(
     """Write pages that show each document's text with every chunk drawn where it is (tokens,
     labels, overlap, inspect's findings), and for PDFs the page images with element and chunk
     boxes: click a chunk to see its boxes, a box to see its chunk. Open OUT/index.html."""
-    from ..pipeline.corpus import read_corpus
+    from ..pipeline.corpus import moved, read_corpus
     from ..pipeline.jobs import model_sized, sized_spec
     from ..embed import load_embedder
-    from ..report.view import build_view, cut_all, strategies_of, strategies_of_run
+    from ..report.view import build_view, cut_all, named_as_in_run, run_sources, strategies_of, strategies_of_run
     run, model, out = None, sizing.model, output.out
     if compare is not None:
         if strategy:
@@ -86,11 +86,20 @@ def view_command(
     print_failures(corpus.failures, len(corpus.documents) + len(corpus.failures))
     if not corpus.documents:
         fail("no document read")
-    notes = [w for doc in corpus.documents for w in doc.metadata.get("warnings", ())]
-    chunkings = cut_all(corpus.documents, specs, notes, embedder)
+    documents = list(corpus.documents)
+    if run is not None:  # each document by the name the run read it by: its chunk ids are made from it
+        named = named_as_in_run(paths, run)
+        documents = [moved(d, named[d.source]) if d.source in named else d for d in documents]
+        elsewhere = sorted(run_sources(run) - {d.source for d in documents})
+        if elsewhere:
+            print_warnings([f"the run read {len(elsewhere)} file(s) by names no document here has "
+                            f"(e.g. {elsewhere[0]}): their results are not drawn; give view the files the "
+                            f"run read"])
+    notes = [w for doc in documents for w in doc.metadata.get("warnings", ())]
+    chunkings = cut_all(documents, specs, notes, embedder)
     print_warnings(notes)
     sizer = sizing.tokenizer or (None if model == "default" else model_sized({}, model).get("tokenizer"))
-    index = build_view(out, corpus.documents, specs, chunkings, compare=run, search=output.serve,
+    index = build_view(out, documents, specs, chunkings, compare=run, search=output.serve,
                        model=sizer, password=reading.password)
     err.print(f"view → {index}")
     if output.serve:

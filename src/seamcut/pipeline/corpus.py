@@ -102,9 +102,10 @@ def _cache_key(digest: str, options: ReadOptions, fields: dict[str, Any], name: 
     return hashlib.sha256(parts.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
-def _moved(doc: Document, path: str) -> Document:
-    """A cached ``doc`` as reading ``path`` gives it: the same file's parse from another folder
-    with its source, and the warnings that name it, pointed at ``path``."""
+def moved(doc: Document, path: str) -> Document:
+    """``doc`` as reading ``path`` gives it: the same file's parse from another folder (a cached
+    one; the file a run read elsewhere, for ``view --compare``) with its source, its id and the
+    warnings that name it pointed at ``path``."""
     source = str(Path(path))
     if doc.source == source:
         return doc
@@ -190,7 +191,7 @@ def _read_once(job: ReadJob) -> Read:
               if job.cache_dir and digest else None)
     if cached is not None and cached.is_file():
         try:  # JSON only: a leftover .pickle of an older seamcut is never opened
-            doc = _found(_moved(document_json.loads(cached.read_bytes()), path), options)
+            doc = _found(moved(document_json.loads(cached.read_bytes()), path), options)
             return Read(path, doc, digest=digest, cpu_seconds=_cpu() - t0)
         except (OSError, ValueError, TypeError, KeyError):  # torn or stale: read the file again
             pass

@@ -4,6 +4,8 @@ search playground; a run's contestants (``contestants``) drawn over their own la
 Static files that open from disk."""
 from __future__ import annotations
 
-from .build import ViewOptions, asks_overlap, build_view, cut_all, strategies_of, strategies_of_run
+from .build import (ViewOptions, asks_overlap, build_view, cut_all, named_as_in_run, run_sources, strategies_of,
+                    strategies_of_run)
 
-__all__ = ["ViewOptions", "asks_overlap", "build_view", "cut_all", "strategies_of", "strategies_of_run"]
+__all__ = ["ViewOptions", "asks_overlap", "build_view", "cut_all", "named_as_in_run", "run_sources",
+           "strategies_of", "strategies_of_run"]

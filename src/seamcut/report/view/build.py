@@ -14,6 +14,7 @@ all. Everything opens from disk: a document's data is a ``<script src>`` file th
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -73,6 +74,34 @@ def strategies_of_run(run: Mapping[str, Any]) -> list[Any]:
                 for s in listed]
     except (KeyError, TypeError, AttributeError) as exc:
         raise ConfigError(f"not a seamcut compare --json file: no strategies with names ({exc})") from None
+
+
+def run_sources(run: Mapping[str, Any]) -> set[str]:
+    """The documents a ``compare --json`` run returned results from, by the names it read them by."""
+    return {r["source"] for s in run.get("strategies") or []
+            for q in [*s.get("per_question", []), *s.get("no_answer", [])]
+            for r in q.get("results", []) if isinstance(r.get("source"), str)}
+
+
+def named_as_in_run(paths: Sequence[str | Path], run: Mapping[str, Any]) -> dict[str, str]:
+    """The files of ``paths`` (folders expanded) that the ``run`` (a ``compare --json``) named
+    otherwise, each with the run's name: a document's and its chunks' ids are made from the name
+    it was read by, so the view gives each document the run's name to find the run's chunks
+    (``pipeline.corpus.moved``). The run's name is the same file's (``/srv/examples/a.pdf`` for
+    ``examples/a.pdf``), else the one run source whose path ends as the file's, where that path
+    is a file here too (the view draws its pages from it). A file the run read from a copy
+    that is not here keeps its own name, and the view says its chunks are not found."""
+    from ...index.filters import sources_named
+    from ...readers import expand
+    sources = {source: os.path.abspath(source) for source in sorted(run_sources(run))}
+    same = {path: source for source, path in sources.items()}
+    out = {}
+    for f in map(str, expand(list(paths))):
+        ends = sources_named(f, sources)
+        name = same.get(os.path.abspath(f)) or (ends[0] if len(ends) == 1 and os.path.isfile(ends[0]) else f)
+        if name != f:
+            out[f] = name
+    return out
 
 
 def cut_all(documents: Sequence[Document], strategies: Sequence[Any],
@@ -297,5 +326,6 @@ def _plain(options: Mapping[str, Any]) -> dict[str, Any]:
             for k, v in options.items()}
 
 
-__all__ = ["asks_overlap", "STATIC_FILES", "build_view", "cut_all", "strategies_of", "strategies_of_run",
+__all__ = ["asks_overlap", "STATIC_FILES", "build_view", "cut_all", "named_as_in_run", "run_sources", "strategies_of",
+           "strategies_of_run",
            "write_document", "document_page", "index_page", "page_sizes", "render_document_pages"]
