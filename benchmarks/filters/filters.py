@@ -74,14 +74,14 @@ def with_where(questions: Path, out: Path) -> None:
     out.write_text(yaml.safe_dump(rows, allow_unicode=True, sort_keys=False, width=200), encoding="utf-8")
 
 
-def document_fields(corpus: Path, catalog_file: Path | None) -> dict[str, dict[str, Any]]:
+def files_filter_values(corpus: Path, catalog_file: Path | None) -> dict[str, dict[str, Any]]:
     """Each file's fields as a filter sees them (its catalog's and those found in its text), by
     file name, read as ``compare`` reads the files (the parse cache makes it quick)."""
-    from seamcut.evaluate.questions_check import document_fields as fields_of
+    from seamcut.index.rows import filter_values
     from seamcut.pipeline.catalog import load_catalog
     from seamcut.pipeline.corpus import read_corpus
     read = read_corpus([corpus], catalog=load_catalog(catalog_file) if catalog_file else None, progress=False)
-    return {Path(d.source).name: fields_of(d) for d in read.documents}
+    return {Path(d.source).name: filter_values(d) for d in read.documents}
 
 
 def run_set(corpus: Path, questions: Path, args: argparse.Namespace, catalog: Path | None, flags: list[str],
@@ -189,7 +189,7 @@ def main() -> None:
     if args.set == "scale":
         corpus, questions, catalog_file = scale_slice(Path(tempfile.mkdtemp(prefix="filters-scale-")))
     catalog_file = None if args.no_catalog else catalog_file
-    catalog = document_fields(corpus, catalog_file) if args.set != "scale" else {}
+    catalog = files_filter_values(corpus, catalog_file) if args.set != "scale" else {}
     label = args.set + ("-nocatalog" if args.no_catalog else "")
     name = record.result_path(HERE, label, suffix="")
     if args.source is not None:

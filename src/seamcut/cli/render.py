@@ -58,7 +58,7 @@ def word_lines(text: Text, width: int) -> list[Text]:
 
 # -- documents (`seamcut read`) -------------------------------------------------------------------
 
-def document_fields(doc: "Document") -> dict[str, dict[str, Any]]:
+def fields_with_sources(doc: "Document") -> dict[str, dict[str, Any]]:
     """A document's fields, each with where it came from: ``{"year": {"value": 2023, "from":
     "year of the date"}, "crop": {"value": "cotton", "from": "catalog"}}`` (the catalog's,
     those found in its text by the rule named, its language)."""
@@ -69,7 +69,7 @@ def document_fields(doc: "Document") -> dict[str, dict[str, Any]]:
 def fields_comment(doc: "Document") -> str:
     """A document's fields as a Markdown comment, a field a line with where it came from
     ("" for none)."""
-    fields = document_fields(doc)
+    fields = fields_with_sources(doc)
     if not fields:
         return ""
     lines = [f"{k}: {' '.join(str(f['value']).split())} ({f['from']})".replace("--", "- -")
@@ -79,7 +79,7 @@ def fields_comment(doc: "Document") -> str:
 
 def document_json(doc: "Document") -> dict[str, Any]:
     """A document as plain data: its fields (``fields``: each with its value and where it came
-    from, ``document_fields``), its metadata and every element with its text."""
+    from, ``fields_with_sources``), its metadata and every element with its text."""
     elements = []
     for e in doc.elements:
         item = {"kind": e.kind, "level": e.level, "page": e.page, "language": e.language,
@@ -89,7 +89,7 @@ def document_json(doc: "Document") -> dict[str, Any]:
             item["metadata"] = meta
         elements.append(item)
     return {"source": doc.source, "id": doc.id, "language": doc.language,
-            "pages": len(doc.page_starts), "fields": document_fields(doc),
+            "pages": len(doc.page_starts), "fields": fields_with_sources(doc),
             "metadata": dict(doc.metadata), "elements": elements}
 
 

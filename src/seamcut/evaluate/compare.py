@@ -260,17 +260,15 @@ def _compared(documents: Sequence[Document] | Sequence[str | Path], questions: S
                 if not index.files:
                     raise ConfigError(f"no documents read from {', '.join(paths)}"
                                       + (f": {'; '.join(failures[:5])}" if failures else ""))
-            kept: list[bool | None] | None = None
-            for way in ways:
+            kept = answers_kept(index, [q for q in questions if q.answerable])
+            # what a contestant is, and what the model was fed of it
+            contestant = ({**spec.describe(), "sent": "each chunk's text", "embedded": embedded_apart(index)}
+                          if isinstance(spec, CONTESTANTS) else None)
+            built = report if in_memory else (saved_report(folder)[0] or report)
+            for way in ways:  # one index, searched each way
                 res = judge(spec.label, plain_options(spec.options), index, questions,
                             replace(judging, filters=[way]), report, indexing.build.progress)
-                kept = answers_kept(index, [o.question for o in res.outcomes]) if kept is None else kept
-                res.kept = kept
-                if isinstance(spec, CONTESTANTS):  # what it is, and what the model was fed of it
-                    res.contestant = {**spec.describe(), "sent": "each chunk's text",
-                                      "embedded": embedded_apart(index)}
-                res.rebuilt = rebuilt
-                res.built = report if in_memory else (saved_report(folder)[0] or report)
+                res.kept, res.contestant, res.rebuilt, res.built = kept, contestant, rebuilt, built
                 results.append(res)
     uneven = different_files(missing, len(paths))
     if uneven:

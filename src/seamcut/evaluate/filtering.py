@@ -16,10 +16,10 @@ Three ways (``FILTERS``), each judged as a row of its own, named ``STRATEGY (whe
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ..errors import ConfigError
-from ..index.filters import Filter, FilterError
+from ..index.filters import FilterError
 from ..index.reading import Asking
 from .questions import Question, QuestionsError
 
@@ -31,15 +31,13 @@ FILTERS = ("none", "where", "question")
 
 
 @dataclass(frozen=True)
-class Applied:
-    """The filter one question's search applied: SQL ``where`` and structured ``filters``
-    (both empty: the whole index), and why, a line for a person ("" for none)."""
+class Applied(Asking):
+    """The filter one question's search applied: structured ``filters`` and why (``Asking``'s),
+    and SQL ``where`` (all empty: the whole index)."""
     where: str | None = None
-    filters: tuple[Filter, ...] = ()
-    why: str = ""
 
-    def to_dict(self) -> dict[str, object]:
-        return {"where": self.where, **Asking(self.filters, self.why).to_dict()}
+    def to_dict(self) -> dict[str, Any]:
+        return {"where": self.where, **super().to_dict()}
 
 
 NONE = Applied()
@@ -68,10 +66,10 @@ def applied(index: "Index", q: Question, way: str, k: int) -> Applied:
     """The filter ``q``'s search in ``index`` applies, filtered the ``way`` named (``k``: the
     results a filter read from the question must leave, else the whole index is searched)."""
     if way == "where" and q.filtered:
-        return Applied(q.where, q.filters, "the test set's where")
+        return Applied(q.filters, "the test set's where", q.where)
     if way == "question":
         asked = index.asked(q.question, k)
-        return Applied(None, tuple(asked.filters), asked.why)
+        return Applied(asked.filters, asked.why)
     return NONE
 
 

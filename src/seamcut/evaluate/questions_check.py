@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..index.filters import holds
+from ..index.rows import filter_values
 from ..model import Document, pages_touched
 from .questions import Question, normalise, source_matches
 
@@ -207,16 +208,10 @@ def check_questions(questions: Sequence[Question], documents: Sequence[Document]
             layer = _found([t for x in named if (t := layers[x]) is not None], q.must_contain)
         inside = None
         if q.filters and not q.where:
-            passing = {d.source for d in documents if holds(q.filters, document_fields(d))}
+            passing = {d.source for d in documents if holds(q.filters, filter_values(d))}
             inside = tuple(o for o in found if o.source in passing)
         checks.append(QuestionCheck(q, found, unread, layer, inside))
     return QuestionsReport(tuple(checks), len(documents))
-
-
-def document_fields(doc: Document) -> dict[str, Any]:
-    """What a filter sees of a document: its metadata's values, its source, file name and language
-    (as the index's columns hold them)."""
-    return {**doc.metadata, "source": doc.source, "file": _name(doc.source), "language": doc.language}
 
 
 def _found(texts: Sequence["_Text"], answers: Sequence[str]) -> tuple[Occurrence, ...]:

@@ -43,6 +43,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any, Iterator, Mapping, NamedTuple, Sequence
 
+from ..text.calendar import MONTHS, QUARTER_ORDINALS
 from .filters import MAX_IN, Filter
 
 #: values meaning "every one" (crop ``all``): never read from a question, kept by a filter on their field
@@ -62,15 +63,6 @@ NEAR = 3
 _JOINERS = frozenset("\u00ad\u200b\u200c\u200d\u2060\ufeff")
 _APOSTROPHES = frozenset("'’‘")
 _SUFFIXES = frozenset({"st", "nd", "rd", "th"})
-_ORDINALS = {w: q for q, words in enumerate((
-    "first पहली पहला पहले पहिली पहिला पहिल्या", "second दूसरी दूसरा दूसरे दुसरी दुसरा दुसरे दुसऱ्या दुसर्या",
-    "third तीसरी तीसरा तीसरे तिसरी तिसरा तिसरे तिसऱ्या तिसर्या", "fourth चौथी चौथा चौथे चौथ्या"), 1)
-    for w in unicodedata.normalize("NFC", words).split()}
-_MONTHS = {unicodedata.normalize("NFC", w): m for m, words in enumerate((
-    "january jan जनवरी जानेवारी", "february feb फरवरी फ़रवरी फेब्रुवारी", "march mar मार्च",
-    "april apr अप्रैल एप्रिल", "may मई मे", "june jun जून", "july jul जुलाई जुलै", "august aug अगस्त ऑगस्ट",
-    "september sep sept सितंबर सितम्बर सप्टेंबर", "october oct अक्टूबर अक्तूबर ऑक्टोबर",
-    "november nov नवंबर नवम्बर नोव्हेंबर", "december dec दिसंबर दिसम्बर डिसेंबर"), 1) for w in words.split()}
 _QUARTER_VALUE = (re.compile(r"(?:fy\s*)?(?P<y>\d{4})\s*[-/_ ]?\s*q(?P<q>[1-4])"),
                   re.compile(r"q(?P<q>[1-4])\s*[-/_ ]?\s*(?:fy\s*)?'?(?P<y>\d{4}|\d{2})"))
 _DATE_VALUE = re.compile(r"(\d{4})-(\d{2})-(\d{2})")
@@ -280,10 +272,10 @@ def _periods(text: str, toks: list[_Tok]) -> list[tuple[int, int, tuple[int, ...
         if w[i] == "q" and w[i + 1] in ("1", "2", "3", "4") and gap[i + 1] == "":
             q, e = int(w[i + 1]), i + 2
         else:
-            j = i + 1 if w[i] in _ORDINALS else i + 2 if w[i] in ("1", "2", "3", "4") and w[i + 1] in _SUFFIXES else 0
+            j = i + 1 if w[i] in QUARTER_ORDINALS else i + 2 if w[i] in ("1", "2", "3", "4") and w[i + 1] in _SUFFIXES else 0
             j += j and w[j] in ("fiscal", "financial")
             if j and (w[j] in ("quarter", "qtr") or w[j].startswith("तिमाही")):
-                q, e = _ORDINALS.get(w[i]) or int(w[i]), j + 1
+                q, e = QUARTER_ORDINALS.get(w[i]) or int(w[i]), j + 1
         near = [(j - e if j >= e else i - 1 - j, j < i, j) for j in years if j >= e or j < i]
         if q and near and min(near)[0] <= NEAR:
             j = min(near)[2]
@@ -295,15 +287,15 @@ def _periods(text: str, toks: list[_Tok]) -> list[tuple[int, int, tuple[int, ...
 
 def _dates(w: list[str], gap: list[str], i: int) -> list[tuple[int, int, tuple[int, ...]]]:
     """A date that starts at token ``i``: ``July 1(st), 2023``, ``1(st) (of) July 2023``, ``2023-07-01``."""
-    if w[i] in _MONTHS and _num(w[i + 1]):
+    if w[i] in MONTHS and _num(w[i + 1]):
         j = i + 2 + (w[i + 2] in _SUFFIXES)
-        month, day, year = _MONTHS[w[i]], w[i + 1], w[j]
+        month, day, year = MONTHS[w[i]], w[i + 1], w[j]
     elif _num(w[i]) and len(w[i]) <= 2:
         j = i + 1 + (w[i + 1] in _SUFFIXES)
         j += w[j] == "of"
-        if w[j] not in _MONTHS:
+        if w[j] not in MONTHS:
             return []
-        month, day, year, j = _MONTHS[w[j]], w[i], w[j + 1], j + 1
+        month, day, year, j = MONTHS[w[j]], w[i], w[j + 1], j + 1
     elif _year(w[i]) and len(w[i + 1]) == len(w[i + 2]) == 2 and gap[i + 1] == gap[i + 2] in ("-", "/") \
             and _num(w[i + 1]) and _num(w[i + 2]):
         month, day, year, j = int(w[i + 1]), w[i + 2], w[i], i + 2

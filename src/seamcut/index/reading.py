@@ -182,7 +182,7 @@ def _latest(view: View, question: str, found: Sequence[Any]) -> list[Any]:
     if words is None:
         return []
     named = {a.filter.field for a in found}
-    docs = [fields for _, fields in view.asked_documents() if holds([a.filter for a in found], fields)]
+    docs = [fields for fields, _ in view.asked_documents() if holds([a.filter for a in found], fields)]
     for field in view.asked_values():
         if field in named or not docs or any(field not in d for d in docs):
             continue

@@ -61,6 +61,12 @@ def _fields(doc: Document) -> dict[str, Any]:
             if _NAME.match(k) and k not in _CORE and _scalar(v)}
 
 
+def filter_values(doc: Document) -> dict[str, Any]:
+    """What a filter sees of a document, as its chunks' columns hold it: its source, file name,
+    language and fields (``filters.holds`` checks a filter against these, as the SQL would)."""
+    return {"source": doc.source, "file": _file_name(doc.source), "language": doc.language, **_fields(doc)}
+
+
 def chunk_row(c: Chunk, doc: Document, vector: np.ndarray | None) -> dict[str, Any]:
     """A chunk's row (``vector`` None: a parent's, not searched by vector)."""
     d = c.to_dict()

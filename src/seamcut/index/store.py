@@ -24,12 +24,13 @@ from typing import Any, Iterable, Sequence
 import numpy as np
 
 from ..model import Chunk
+from ..readers.found_fields import ALIASES
 from .filters import NOT_FILTERS, Filter, filter_kind, to_where
+from .rows import arrow_table, chunk_from_row, document_fields, fit, schema, sql_in, sql_str
 
 #: filter fields a question's words are not matched against: where a chunk sits, not what its
 #: document is
 NOT_ASKED = frozenset({"source", "file", "heading", "page_start", "page_end"})
-from .rows import arrow_table, chunk_from_row, document_fields, fit, schema, sql_in, sql_str
 
 TABLES = ("chunks", "parents", "documents")
 #: each table's version that searches read, written by the writer (``Store.publish``)
@@ -342,8 +343,7 @@ class View:
         once per state from the documents' rows."""
         if self._asked is None:
             out: dict[str, dict[Any, list[str]]] = {}
-            for meta, fields in self.asked_documents():
-                aliases = meta.get("aliases") if isinstance(meta.get("aliases"), dict) else {}
+            for fields, aliases in self.asked_documents():
                 for f, v in fields.items():
                     have = out.setdefault(f, {}).setdefault(v, [])
                     have += [a for a in aliases.get(f, ()) if isinstance(a, str) and a not in have]
@@ -352,16 +352,18 @@ class View:
         return self._asked
 
     def asked_documents(self) -> list[tuple[dict[str, Any], dict[str, Any]]]:
-        """Each document's metadata and the values of its fields a question is matched against
-        (``asked_values``: text and whole numbers), read once per state."""
+        """Each document's values of the fields a question is matched against (``asked_values``:
+        text and whole numbers) and its aliases of them (``{field: [alias, ...]}``), read once
+        per state from the documents' rows."""
         if self._asked_docs is None:
             names = [f for f in self.filter_fields() if f not in NOT_ASKED]
             rows = self.columns("documents", ["metadata", "language"])
             self._asked_docs = []
             for r in rows.to_pylist() if rows is not None else []:
                 meta = {**json.loads(r["metadata"] or "{}"), "language": r.get("language")}
-                self._asked_docs.append((meta, {f: meta[f] for f in names if isinstance(meta.get(f), (str, int))
-                                                and not isinstance(meta.get(f), bool)}))
+                aliases = meta.get(ALIASES) if isinstance(meta.get(ALIASES), dict) else {}
+                self._asked_docs.append(({f: meta[f] for f in names if isinstance(meta.get(f), (str, int))
+                                          and not isinstance(meta.get(f), bool)}, aliases))
         return self._asked_docs
 
     def count(self) -> int:

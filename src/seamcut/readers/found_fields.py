@@ -44,6 +44,7 @@ from typing import Any, Callable, Mapping
 
 from ..model import Document
 from ..outline import heading_text
+from ..text.calendar import MONTHS, QUARTER_ORDINALS
 
 #: where a document's metadata lists the fields found in its text: ``{name: rule}``
 FOUND_FIELDS = "found_fields"
@@ -90,20 +91,6 @@ def _normal(text: str) -> str:
 
 # -- dates -------------------------------------------------------------------------------------
 
-_EN_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
-              "september", "october", "november", "december")
-#: month names to their numbers: English (and its abbreviations), Hindi, Marathi (no nukta)
-MONTHS: dict[str, int] = {
-    **{m: i for i, m in enumerate(_EN_MONTHS, 1)},
-    **{m[:3]: i for i, m in enumerate(_EN_MONTHS, 1)}, "sept": 9,
-    **dict.fromkeys(("जनवरी", "जानेवारी"), 1), **dict.fromkeys(("फरवरी", "फेब्रुवारी"), 2),
-    "मार्च": 3, **dict.fromkeys(("अप्रैल", "अप्रेल", "एप्रिल"), 4), **dict.fromkeys(("मई", "मे"), 5),
-    "जून": 6, **dict.fromkeys(("जुलाई", "जुलै"), 7), **dict.fromkeys(("अगस्त", "ऑगस्ट"), 8),
-    **dict.fromkeys(("सितंबर", "सितम्बर", "सप्टेंबर", "सप्टेम्बर"), 9),
-    **dict.fromkeys(("अक्टूबर", "अक्तूबर", "ऑक्टोबर"), 10),
-    **dict.fromkeys(("नवंबर", "नवम्बर", "नोव्हेंबर", "नोव्हेम्बर"), 11),
-    **dict.fromkeys(("दिसंबर", "दिसम्बर", "डिसेंबर", "डिसेम्बर"), 12),
-}
 _MONTH = "(?:" + "|".join(sorted(map(re.escape, MONTHS), key=len, reverse=True)) + rf")\.?{_R}"
 _DAY = r"(?<!\d)\d{1,2}(?:st|nd|rd|th)?(?!\d)"
 _YEAR = r"(?<!\d)\d{4}(?!\d)"
@@ -233,10 +220,7 @@ def _dated(text: str, day_first: bool) -> tuple[dt.date, str] | None:
 
 # -- quarters ------------------------------------------------------------------------------------
 
-_ORD = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4,
-        "पहली": 1, "दूसरी": 2, "तीसरी": 3, "चौथी": 4, "पहिली": 1, "दुसरी": 2, "तिसरी": 3,
-        "पहिल्या": 1, "दुसऱ्या": 2, "तिसऱ्या": 3, "चौथ्या": 4}
-_ORD_RE = "(?P<ord>" + "|".join(sorted(map(re.escape, _ORD), key=len, reverse=True)) + ")"
+_ORD_RE = "(?P<ord>" + "|".join(sorted(map(re.escape, QUARTER_ORDINALS), key=len, reverse=True)) + ")"
 _FY = r"(?:(?:fiscal|financial)\s+(?:year\s+)?|FY\s*'?)"
 _Y4 = r"(?P<year>(?<!\d)\d{4}(?!\d))"
 #: how a text states a quarter: "Q3 2023", "Q3 FY23", "2023 Q3", "third quarter of fiscal 2023",
@@ -260,7 +244,7 @@ def stated_quarter(text: str) -> str | None:
         if m is None or (best is not None and m.start() >= best[0]):
             continue
         parts = m.groupdict()
-        q = int(parts["q"]) if parts.get("q") else _ORD[parts["ord"].casefold()]
+        q = int(parts["q"]) if parts.get("q") else QUARTER_ORDINALS[parts["ord"].casefold()]
         year = _digits(parts["year"]) if parts.get("year") else 2000 + _digits(parts["yy"] or "")
         if year in YEARS:
             best = (m.start(), f"{year} Q{q}")
@@ -482,4 +466,4 @@ def field_sources(doc: Document) -> dict[str, tuple[Any, str]]:
 
 __all__ = ["Found", "find_fields", "with_found_fields", "field_sources", "is_title", "date_at",
            "stated_quarter", "calendar_quarter", "top", "FOUND_FIELDS", "ALIASES", "NAMES",
-           "ON_METADATA", "MONTHS", "BANNERS", "TOP_CHARS"]
+           "ON_METADATA", "BANNERS", "TOP_CHARS"]
