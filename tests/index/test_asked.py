@@ -5,11 +5,13 @@ ticker, quarter periods) and the farmers' helpline (crop with Hindi and Marathi 
 doc_type, language), and the questions like theirs, in English, Hindi and Marathi."""
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from seamcut.index.asked import ANY_VALUES, Asked, FieldValues, read_filters
+from seamcut.index.asked import ANY_VALUES, FieldValues, read_filters, without
 from seamcut.index.filters import MAX_IN, Filter
 
 FILINGS = FieldValues({
@@ -89,7 +91,9 @@ def test_year_or_quarter_alone_names_no_period() -> None:
 def test_dates(said: str) -> None:
     dates = FieldValues({"date": {"2023-07-01": (), "2023-07-02": ()}})
     (asked,) = read_filters(f"What was announced on {said}?", dates)
-    assert asked == Asked(Filter("date", "eq", "2023-07-01"), f"'{said}' names date '2023-07-01'")
+    assert (asked.filter, asked.why) == (Filter("date", "eq", "2023-07-01"), f"'{said}' names date '2023-07-01'")
+    question = unicodedata.normalize("NFC", f"What was announced on {said}?")
+    assert [question[a:b] for a, b in asked.words] == [said]
 
 
 def test_not_dates() -> None:
@@ -238,3 +242,29 @@ def test_values_written_in_devanagari_are_read_from_hindi_and_marathi_questions(
     hindi = FieldValues({"crop": {"कपास": (), "सोयाबीन": ()}, "year": {2025: ()}})
     assert filters("सोयाबीन में पीला मोज़ेक रोग २०२५ में कैसे रोकें?", hindi) == [
         Filter("crop", "eq", "सोयाबीन"), Filter("year", "eq", 2025)]
+
+
+@pytest.mark.parametrize("question, fields, left", [
+    ("How did Apple's operating expenses for Q1 2023 compare to its revenue for the same quarter?", FILINGS,
+     "How did operating expenses for compare to its revenue for the same quarter?"),
+    ("What was AAPL’s gross margin in the third quarter of fiscal 2023?", FILINGS,
+     "What was gross margin in the?"),
+    ("Q2 and Q3 2023 at NVDA", FILINGS, "at"),
+    ("संत्रा बागेसाठी २०२६ च्या योजनेची शेवटची तारीख काय?", HELPLINE, "बागेसाठी च्या योजनेची शेवटची तारीख काय?"),
+    ("कपास में सफेद मक्खी के लिए कौन सी दवा?", HELPLINE, "में सफेद मक्खी के लिए कौन सी दवा?"),
+    ("Apple Q3 2023", FILINGS, "Apple Q3 2023"),  # nothing would be left: the question itself
+    ("Which pest eats cotton leaves?", FieldValues({"year": {2024: ()}}), "Which pest eats cotton leaves?"),
+])
+def test_without_the_words_that_named_the_filters(question: str, fields: FieldValues, left: str) -> None:
+    assert without(question, [w for a in read_filters(question, fields) for w in a.words]) == left
+
+
+@given(TEXT, VALUES)
+def test_words_are_where_the_question_names_the_value(question: str, values: dict) -> None:
+    text = unicodedata.normalize("NFC", question)
+    words = [w for a in read_filters(question, FieldValues(values)) for w in a.words]
+    for a, b in words:
+        assert 0 <= a < b <= len(text) and text[a:b].strip() == text[a:b]
+    left = without(question, words)
+    assert any(c.isalnum() for c in left) or left == (text if words else question)
+    assert len(left) <= len(text) or not words

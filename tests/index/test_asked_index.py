@@ -120,6 +120,7 @@ def test_search_reads_filters_from_the_question_and_says_why(index):
     assert hits[0]["filter"]["filters"] == [{"field": "year", "op": "eq", "value": 2026},
                                             {"field": "crop", "op": "in", "value": ["cotton", "all"]}]
     assert hits[0]["filter"]["why"].startswith("read from the question: ")
+    assert hits[0]["filter"]["text_query"] == "premium for cotton under the scheme"
     r = CliRunner().invoke(app, ["search", "premium for cotton under the 2026 scheme", "--db", str(index.path)])
     assert r.exit_code == 0 and "filter" not in r.stdout.lower().split("\n")[0]
 
@@ -169,6 +170,31 @@ def test_the_latest_is_the_newest_period_of_the_documents_the_other_filters_leav
     assert ix.asked("What does the latest 10-Q say?", k=1).filters == ()
     hits = ix.search("gross margin", 3, filters=ix.asked("Apple's latest 10-Q", k=1).filters)
     assert [h.chunk.source for h in hits] == ["Apple-2023 Q3.txt"]
+    # the words searched: the question without those that named the filters
+    assert asking.text_query == "What was gross margin in the 10-Q?" == asking.to_dict()["text_query"]
+
+
+def test_words_of_a_filter_with_several_values_are_searched(tmp_path):
+    ix = _filings(tmp_path)
+    asking = ix.asked("Net sales of Apple and Amazon in Q2 2023", k=1)
+    assert asking.filters == (Filter("company", "in", ["Apple", "Amazon"]), Filter("period", "eq", "2023 Q2"))
+    assert asking.text_query == "Net sales of Apple and Amazon in"
+    plain = ix.asked("How did net sales change?", k=1)
+    assert plain.text_query == "" and "text_query" not in plain.to_dict()
+
+
+def test_the_word_ranking_searches_the_words_left(tmp_path):
+    """Hybrid search with a text_query: the vector ranking reads the question, the word ranking
+    the text_query (a word only the text_query has finds its chunk in text mode)."""
+    ix = _filings(tmp_path)
+    question = "Apple's net sales in Q3 2023"
+    asking = ix.asked(question, k=1)
+    assert asking.text_query == "net sales in"
+    words = ix.search(question, 5, mode="text", filters=asking.filters, text_query="quarterly")
+    assert [h.chunk.source for h in words] == ["Apple-2023 Q3.txt"]
+    assert ix.search(question, 5, mode="text", filters=asking.filters, text_query="orchard") == []
+    vector = ix.search(question, 5, mode="vector", filters=asking.filters, text_query="orchard")
+    assert [h.chunk.source for h in vector] == ["Apple-2023 Q3.txt"]
 
 
 def test_the_latest_drops_no_document_that_states_no_period(tmp_path):
@@ -182,6 +208,7 @@ def test_the_latest_drops_no_document_that_states_no_period(tmp_path):
 ])
 def test_asking_for_the_newest_in_three_languages(question, words):
     from seamcut.index.asked import asks_latest, newest
-    assert asks_latest(question) == words
+    at = asks_latest(question)
+    assert (question[at[0]:at[1]] if at else None) == words
     assert newest(["2023 Q1", "2022 Q4", "2023 Q3"]) == "2023 Q3" and newest(["2023-07-01", "2024-01-02"]) == "2024-01-02"
     assert newest([2024, 2026]) is None and newest(["2023 Q1", "manual"]) is None

@@ -123,11 +123,13 @@ def search_command(
     asking = index.asked(query, k) if filtered.read_filters else None
     try:
         hits = index.search(query, k, mode=mode.value, where=where, budget=budget,
-                            filters=asking.filters if asking else ())
+                            filters=asking.filters if asking else (),
+                            text_query=asking.text_query if asking else None)
     except WhereError as exc:  # SQL the index's tables refuse
         fail(f"--where {exc.where!r}: {exc.reason}")
     if asking is not None:
-        err.print(f"filters: {asking.described() or 'none'} ({asking.why or 'the question names no field value'})",
+        err.print(f"filters: {asking.described() or 'none'} ({asking.why or 'the question names no field value'})"
+                  + (f"; words searched: {asking.text_query}" if asking.text_query and mode.value != "vector" else ""),
                   soft_wrap=True, markup=False, highlight=False)
     with results_out(json_out):
         print_hits(hits)

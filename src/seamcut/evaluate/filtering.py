@@ -66,10 +66,10 @@ def applied(index: "Index", q: Question, way: str, k: int) -> Applied:
     """The filter ``q``'s search in ``index`` applies, filtered the ``way`` named (``k``: the
     results a filter read from the question must leave, else the whole index is searched)."""
     if way == "where" and q.filtered:
-        return Applied(q.filters, "the test set's where", q.where)
+        return Applied(q.filters, "the test set's where", where=q.where)
     if way == "question":
         asked = index.asked(q.question, k)
-        return Applied(asked.filters, asked.why)
+        return Applied(asked.filters, asked.why, asked.text_query)
     return NONE
 
 
@@ -78,7 +78,7 @@ def search(index: "Index", q: Question, filtered: Applied, n: int, mode: str) ->
     ``where`` the index cannot take is a ``QuestionsError`` naming the question."""
     try:
         return index.search(q.question, n, mode=mode, where=filtered.where,  # type: ignore[arg-type]
-                            filters=filtered.filters)
+                            filters=filtered.filters, text_query=filtered.text_query)
     except FilterError as exc:
         at = f" (line {q.line})" if q.line else ""
         raise QuestionsError(f"question {q.id}{at}: where: {exc}") from None

@@ -80,9 +80,11 @@ class FieldValues:
 @dataclass(frozen=True)
 class Asked:
     """A filter read from a question, and ``why``: what in the question named each value, e.g.
-    ``'AAPL' is an alias of company 'Apple'``, ``'third quarter of 2023' names period '2023 Q3'``."""
+    ``'AAPL' is an alias of company 'Apple'``, ``'third quarter of 2023' names period '2023 Q3'``;
+    ``words``: where those words are, (start, end) in characters of the question in NFC."""
     filter: Filter
     why: str
+    words: tuple[tuple[int, int], ...] = ()
 
 
 class _Tok(NamedTuple):
@@ -96,6 +98,7 @@ class _Hit(NamedTuple):
     end: int
     value: Any
     why: str
+    words: tuple[int, int]  # characters: the words that name the value
 
 
 def read_filters(question: str, fields: FieldValues) -> list[Asked]:
@@ -117,14 +120,14 @@ def read_filters(question: str, fields: FieldValues) -> list[Asked]:
             if value in kept or isinstance(value, (bool, float)):
                 continue
             if key is not None:
-                hits += [_Hit(s, e, value, f"'{quote}' names {field} {_show(value)}")
-                         for s, e, k, quote in periods if k == key]
+                hits += [_Hit(s, e, value, f"'{text[a:b]}' names {field} {_show(value)}", (a, b))
+                         for s, e, k, (a, b) in periods if k == key]
                 continue
             for spelling, how in _spellings(field, value, aliases):
                 want = _words(spelling)
                 if _matchable(want):
                     hits += [_Hit(i, i + len(want), value, f"'{text[toks[i].start:toks[i + len(want) - 1].end]}' "
-                                  f"{how} {field} {_show(value)}")
+                                  f"{how} {field} {_show(value)}", (toks[i].start, toks[i + len(want) - 1].end))
                              for i in at.get(want[0], ()) if tuple(words[i:i + len(want)]) == want]
         named = _longest(hits)[:max(0, MAX_IN - len(kept))]
         if not named:
@@ -133,7 +136,8 @@ def read_filters(question: str, fields: FieldValues) -> list[Asked]:
         why = "; ".join(h.why for h in named)
         if kept:
             why += f"; {field} {', '.join(map(_show, kept))} kept: it holds for every one"
-        out.append(Asked(Filter(field, "eq", chosen[0]) if len(chosen) == 1 else Filter(field, "in", chosen), why))
+        out.append(Asked(Filter(field, "eq", chosen[0]) if len(chosen) == 1 else Filter(field, "in", chosen), why,
+                         tuple(h.words for h in named)))
     return out
 
 
@@ -142,17 +146,34 @@ def read_filters(question: str, fields: FieldValues) -> list[Asked]:
 LATEST = ("latest", "most recent", "newest", "नवीनतम", "सबसे नया", "सबसे नई", "सबसे नए", "ताज्या", "ताजा", "ताजी")
 
 
-def asks_latest(question: str) -> str | None:
-    """The words of ``question`` asking for the newest document (``LATEST``, whole words), as
-    written; None where it asks for none."""
-    text, toks = _tokens(question)
+def asks_latest(question: str) -> tuple[int, int] | None:
+    """Where ``question`` (in NFC) asks for the newest document (``LATEST``, whole words): the
+    words' (start, end) in characters; None where it asks for none."""
+    _, toks = _tokens(question)
     words = [t.norm for t in toks]
     for spelling in LATEST:
         want = _words(spelling)
         for i in range(len(words) - len(want) + 1):
             if tuple(words[i:i + len(want)]) == want:
-                return text[toks[i].start:toks[i + len(want) - 1].end]
+                return toks[i].start, toks[i + len(want) - 1].end
     return None
+
+
+def without(question: str, words: Sequence[tuple[int, int]]) -> str:
+    """``question`` (in NFC) without the characters of ``words`` (a possessive ``'s`` after
+    them goes too), spaces joined: what is left to search for once they are filters. The question
+    itself where nothing would be left of it but punctuation."""
+    if not words:
+        return question
+    text = unicodedata.normalize("NFC", question)
+    keep = [True] * len(text)
+    for a, b in words:
+        if text[b:b + 1] in _APOSTROPHES and text[b + 1:b + 2] in ("s", "S") and not text[b + 2:b + 3].isalnum():
+            b += 2
+        keep[a:b] = [False] * (b - a)
+    left = " ".join("".join(c for c, k in zip(text, keep) if k).split())
+    left = re.sub(r"\s+([?.,;:!])", r"\1", left)
+    return left if any(c.isalnum() for c in left) else text
 
 
 def newest(values: Sequence[Any]) -> Any:
@@ -257,10 +278,10 @@ def _date(y: int, m: int, d: int) -> tuple[int, int, int] | None:
     return y, m, d
 
 
-def _periods(text: str, toks: list[_Tok]) -> list[tuple[int, int, tuple[int, ...], str]]:
+def _periods(text: str, toks: list[_Tok]) -> list[tuple[int, int, tuple[int, ...], tuple[int, int]]]:
     """The question's quarters and dates: (first token, after the last, key as ``_period_key``,
-    the words that name it). A quarter's tokens are its own, without its year's, which
-    "Q2 and Q3 2023" shares: the words quoted run from one to the other."""
+    the words that name it as (start, end) in characters). A quarter's tokens are its own,
+    without its year's, which "Q2 and Q3 2023" shares: the words run from one to the other."""
     w = [t.norm for t in toks] + ["", "", "", ""]  # read past the end as nothing
     gap = [text[toks[i - 1].end:toks[i].start] if i else " " for i in range(len(toks))] + [" "] * 4
     years = {i: y for i in range(len(toks)) if (y := _year(w[i])) is not None}
@@ -280,8 +301,8 @@ def _periods(text: str, toks: list[_Tok]) -> list[tuple[int, int, tuple[int, ...
         if q and near and min(near)[0] <= NEAR:
             j = min(near)[2]
             s = j - (w[j - 1] in ("fy", "fiscal", "financial")) if j < i else i  # FY23 Q3, fiscal 2023 Q3
-            found.append((i, e, (years[j], q), text[toks[s].start:toks[max(e - 1, j)].end]))
-        found += [(s, e, key, text[toks[s].start:toks[e - 1].end]) for s, e, key in _dates(w, gap, i)]
+            found.append((i, e, (years[j], q), (toks[s].start, toks[max(e - 1, j)].end)))
+        found += [(s, e, key, (toks[s].start, toks[e - 1].end)) for s, e, key in _dates(w, gap, i)]
     return found
 
 

@@ -3,6 +3,7 @@ three modes with filters and a budget, and why a filtered search found nothing. 
 one published state (``store.View``)."""
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 
@@ -60,7 +61,8 @@ class Reading:
 
     def search(self, query: str, k: int = 4, *, mode: Mode = DEFAULT_MODE, where: str | None = None,
                filters: Sequence[Filter] = (), budget: int | None = None,
-               candidates: int | None = None, max_tokens: int | None = None) -> list[Hit]:
+               candidates: int | None = None, max_tokens: int | None = None,
+               text_query: str | None = None) -> list[Hit]:
         """The ``k`` best results for ``query``.
 
         ``mode``: ``vector`` (cosine similarity of the model's vectors), ``text`` (BM25 over ICU
@@ -73,21 +75,25 @@ class Reading:
         results may hold together (each chunk's ``tokens``; for a parent-child index its
         parents'), best first, the first always (``max_tokens``: its old name, deprecated).
         ``candidates``: how many chunks each search fetches before fusion and grouping (default
-        ``max(4 * k, 20)``; at least ``8 * k`` for a parent-child index).
+        ``max(4 * k, 20)``; at least ``8 * k`` for a parent-child index). ``text_query``: what
+        the word ranking (text, hybrid) searches for where it is not ``query`` (``Asking.text_query``:
+        the question without the words that named its filters).
         """
         return self.search_state(query, k, mode=mode, where=where, filters=filters,
-                                 budget=budget_of(budget, max_tokens), candidates=candidates)[0]
+                                 budget=budget_of(budget, max_tokens), candidates=candidates,
+                                 text_query=text_query)[0]
 
     def search_state(self, query: str, k: int = 4, *, mode: Mode = DEFAULT_MODE, where: str | None = None,
                      filters: Sequence[Filter] = (), budget: int | None = None,
-                     candidates: int | None = None, max_tokens: int | None = None) -> tuple[list[Hit], str | None]:
+                     candidates: int | None = None, max_tokens: int | None = None,
+                     text_query: str | None = None) -> tuple[list[Hit], str | None]:
         """``search``, and the id of the published state that answered it (None: an index never
         published): every result of one search comes from that one state."""
         budget = budget_of(budget, max_tokens)
         check_query(mode, k)
         if mode != "vector":
             self._check_text_index()
-        text = normalise_query(query)
+        text = normalise_query(text_query or query)
 
         def read(view: View) -> tuple[list[Hit], str | None]:
             sql = " AND ".join(f"({w})" for w in (where, view.structured(filters)) if w) or None
@@ -106,7 +112,7 @@ class Reading:
         fewer than ``k`` chunks together, the most of them that leave
         ``k`` (a fiscal "Q1 2023" whose filing's year is 2022: the period kept, the year left
         out); where none does, no filter (the whole index); ``why`` says which."""
-        from .asked import FieldValues, read_filters
+        from .asked import FieldValues, read_filters, without
 
         def read(view: View) -> Asking:
             found = read_filters(question, FieldValues(view.asked_values()))
@@ -118,9 +124,12 @@ class Reading:
                 left = view.matches(view.structured([a.filter for a in kept]))
                 if left >= k:
                     dropped = [a.filter.field for a in found if a not in kept]
+                    # the words of a filter keeping one value: every result holds it (several: the
+                    # words still tell the results apart)
+                    text = without(question, [w for a in kept if a.filter.op == "eq" for w in a.words])
                     return Asking(tuple(a.filter for a in kept), f"read from the question: {why}" + (
                         f" ({', '.join(dropped)} left out: with {'it' if len(dropped) == 1 else 'them'} fewer than "
-                        f"{k} chunks are left)" if dropped else ""))
+                        f"{k} chunks are left)" if dropped else ""), text if text != question else "")
             return Asking((), f"read from the question ({why}), but every one of them leaves fewer than {k} "
                               f"chunks: the whole index searched")
         return self._read(read)
@@ -178,9 +187,10 @@ def _latest(view: View, question: str, found: Sequence[Any]) -> list[Any]:
     of several companies without a company field it would be another company's newest filing."""
     from .asked import Asked, asks_latest, newest
     from .filters import holds
-    words = asks_latest(question) if found else None
-    if words is None:
+    at = asks_latest(question) if found else None
+    if at is None:
         return []
+    words = unicodedata.normalize("NFC", question)[at[0]:at[1]]
     named = {a.filter.field for a in found}
     docs = [fields for fields, _ in view.asked_documents() if holds([a.filter for a in found], fields)]
     for field in view.asked_values():
@@ -190,7 +200,7 @@ def _latest(view: View, question: str, found: Sequence[Any]) -> list[Any]:
         if value is not None:
             return [Asked(Filter(field, "eq", value),
                           f"'{words}' asks for the newest: {field} {value!r} is the newest of the "
-                          f"documents the other filters leave")]
+                          f"documents the other filters leave", (at,))]
     return []
 
 
@@ -209,13 +219,22 @@ def _subsets(found: Sequence[T]) -> list[tuple[T, ...]]:
 @dataclass(frozen=True)
 class Asking:
     """The filters a search applies, read from its question (``Reading.asked``; empty: none),
-    and why, a line for a person ("" where the question names no field value)."""
+    and why, a line for a person ("" where the question names no field value); ``text_query``:
+    what the word ranking searches for, the question without the words that named a filter
+    of one value ("" where none did: the question). Every result holds that value, but BM25
+    weighs a word by how rare it is in the whole index: "Apple", on the context line of every
+    chunk of Apple's filings, counts as a rare word matched and ranks the chunks that repeat it
+    (a cover page, a short table piece) over the one that answers. The vector ranking reads the
+    question whole."""
     filters: tuple[Filter, ...] = ()
     why: str = ""
+    text_query: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        """As plain data: ``filters`` ({field, op, value} each) and ``why``."""
-        return {"filters": [{"field": f.field, "op": f.op, "value": f.value} for f in self.filters], "why": self.why}
+        """As plain data: ``filters`` ({field, op, value} each), ``why`` and, where the word
+        ranking searched other words than the question's, ``text_query``."""
+        return {"filters": [{"field": f.field, "op": f.op, "value": f.value} for f in self.filters], "why": self.why,
+                **({"text_query": self.text_query} if self.text_query else {})}
 
     def described(self) -> str:
         """The filters as ``field op value`` joined by AND ("" for none)."""

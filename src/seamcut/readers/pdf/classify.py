@@ -92,8 +92,9 @@ def _drop_headings_without_body(pages: list[Page], out: dict[Key, Kind], seq: li
     """Layout headings that no body text follows become paragraphs; returns them. A heading
     passes where, among the next two blocks in reading order (the second on the same page; not
     past another heading), there is body text or a lower heading of the same page that itself
-    passes (a stack of headings). Only small text (figure labels) may sit between a heading and
-    its body."""
+    passes (a stack of headings); up to ``LABELS`` blocks on, on its page, where those between
+    are labels (a statement's "(In millions)" and "Nine Months Ended" above its table). Only
+    small text (figure labels) may sit between a heading and its body."""
     passes = [False] * len(seq)
     dropped: set[Key] = set()
     for i in range(len(seq) - 1, -1, -1):
@@ -102,7 +103,9 @@ def _drop_headings_without_body(pages: list[Page], out: dict[Key, Kind], seq: li
         if kind != "heading" or pages[key[0]].blocks[key[1]].tag:
             continue
         ok = False
-        for j in range(i + 1, min(i + 3, len(seq))):
+        for j in range(i + 1, min(i + 2 + LABELS, len(seq))):
+            if j > i + 2 and not all(_label(pages[k[0]].blocks[k[1]], out[k][0], body) for k in seq[i + 1:j]):
+                break
             nk = seq[j]
             if j > i + 1 and nk[0] != key[0]:
                 break
@@ -121,6 +124,15 @@ def _drop_headings_without_body(pages: list[Page], out: dict[Key, Kind], seq: li
             out[key] = ("paragraph", None)
             dropped.add(key)
     return dropped
+
+
+#: the most labels (short lines) that may stand between a heading and its body
+LABELS = 4
+
+
+def _label(b: Block, kind: str, body: float) -> bool:
+    """A short line of body size or smaller that is no heading: under 25 characters."""
+    return kind == "paragraph" and len(" ".join(b.lines)) < 25 and b.size <= body + 0.6
 
 
 def _drop_display_runs(pages: list[Page], out: dict[Key, Kind], seq: list[Key],

@@ -132,7 +132,8 @@
       return x.field + " " + x.op + " " + (Array.isArray(x.value) ? x.value.join(", ") : x.value);
     });
     if (f.where) parts.unshift(f.where);
-    return "<div class='filter' title='" + esc(f.why || "") + "'>filter: " + esc(parts.join(" AND ")) + "</div>";
+    return "<div class='filter' title='" + esc(f.why || "") + "'>filter: " + esc(parts.join(" AND ")) +
+      (f.text_query ? "; words searched: " + esc(f.text_query) : "") + "</div>";
   }
 
   function keptText(q, o) {
