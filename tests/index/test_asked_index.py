@@ -12,7 +12,7 @@ import pytest
 import seamcut
 from seamcut.embed import load_embedder
 from seamcut.evaluate import load_questions
-from seamcut.index import Filter, Index
+from seamcut.index import Filter, Index, Query
 from tests.helpers.judging import compared
 
 
@@ -190,11 +190,14 @@ def test_the_word_ranking_searches_the_words_left(tmp_path):
     question = "Apple's net sales in Q3 2023"
     asking = ix.asked(question, k=1)
     assert asking.text_query == "net sales in"
-    words = ix.search(question, 5, mode="text", filters=asking.filters, text_query="quarterly")
+    assert asking.query(question) == Query(question, "net sales in")
+    assert ix.asked("How did net sales change?", k=1).query("How did net sales change?") == "How did net sales change?"
+    words = ix.search(Query(question, "quarterly"), 5, mode="text", filters=asking.filters)
     assert [h.chunk.source for h in words] == ["Apple-2023 Q3.txt"]
-    assert ix.search(question, 5, mode="text", filters=asking.filters, text_query="orchard") == []
-    vector = ix.search(question, 5, mode="vector", filters=asking.filters, text_query="orchard")
+    assert ix.search(Query(question, "orchard"), 5, mode="text", filters=asking.filters) == []
+    vector = ix.search(Query(question, "orchard"), 5, mode="vector", filters=asking.filters)
     assert [h.chunk.source for h in vector] == ["Apple-2023 Q3.txt"]
+    assert ix.search(Query(question), 5, filters=asking.filters) == ix.search(question, 5, filters=asking.filters)
 
 
 def test_the_latest_drops_no_document_that_states_no_period(tmp_path):

@@ -122,9 +122,8 @@ def search_command(
     index = Index(db)
     asking = index.asked(query, k) if filtered.read_filters else None
     try:
-        hits = index.search(query, k, mode=mode.value, where=where, budget=budget,
-                            filters=asking.filters if asking else (),
-                            text_query=asking.text_query if asking else None)
+        hits = index.search(asking.query(query) if asking else query, k, mode=mode.value, where=where,
+                            budget=budget, filters=asking.filters if asking else ())
     except WhereError as exc:  # SQL the index's tables refuse
         fail(f"--where {exc.where!r}: {exc.reason}")
     if asking is not None:

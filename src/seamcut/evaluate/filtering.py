@@ -77,8 +77,8 @@ def search(index: "Index", q: Question, filtered: Applied, n: int, mode: str) ->
     """``q`` searched in ``index`` (``n`` results, ``mode``) with the filter ``filtered``. A
     ``where`` the index cannot take is a ``QuestionsError`` naming the question."""
     try:
-        return index.search(q.question, n, mode=mode, where=filtered.where,  # type: ignore[arg-type]
-                            filters=filtered.filters, text_query=filtered.text_query)
+        return index.search(filtered.query(q.question), n, mode=mode, where=filtered.where,  # type: ignore[arg-type]
+                            filters=filtered.filters)
     except FilterError as exc:
         at = f" (line {q.line})" if q.line else ""
         raise QuestionsError(f"question {q.id}{at}: where: {exc}") from None

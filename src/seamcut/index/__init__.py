@@ -34,10 +34,10 @@ from .fusion import RRF_K, Fusion, ReciprocalRankFusion, Scored
 from .lock import Holder, IndexBusyError, remove_index
 from .matrix import MATRIX_BYTES
 from .rows import searchable
-from .search import DEFAULT_MODE, MODES, Hit, Mode, normalise_query
+from .search import DEFAULT_MODE, MODES, Hit, Mode, Query, normalise_query
 from .settings import FORMAT, PARENT_TEXT_RANKS, SETTINGS_FILE, IndexConfigError, ParentTextRank
 
-__all__ = ["Index", "IndexOptions", "Filter", "FilterError", "WhereError", "Hit", "Mode", "MODES", "DEFAULT_MODE", "IndexConfigError",
+__all__ = ["Index", "IndexOptions", "Filter", "FilterError", "WhereError", "Hit", "Query", "Mode", "MODES", "DEFAULT_MODE", "IndexConfigError",
            "IndexBusyError", "DiskFullError", "Holder", "searchable",
            "remove_index", "normalise_query", "Fusion", "ReciprocalRankFusion", "Scored", "RRF_K",
            "MATRIX_BYTES", "SETTINGS_FILE", "FORMAT", "ParentTextRank", "PARENT_TEXT_RANKS"]

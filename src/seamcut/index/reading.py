@@ -12,7 +12,7 @@ from .filters import Filter, WhereError
 from .fusion import Fusion
 from .matrix import Matrix, matrix_for
 from .parents import ParentQuery, parent_hits
-from .search import (DEFAULT_MODE, Hit, Mode, budget_of, by_vector, by_words, check_query, combine,
+from .search import (DEFAULT_MODE, Hit, Mode, Query, budget_of, by_vector, by_words, check_query, combine,
                      normalise_query, within_budget)
 from .settings import Settings
 from .store import HIT_COLUMNS, Store, View
@@ -59,11 +59,12 @@ class Reading:
                 raise
             return read(now)
 
-    def search(self, query: str, k: int = 4, *, mode: Mode = DEFAULT_MODE, where: str | None = None,
+    def search(self, query: str | Query, k: int = 4, *, mode: Mode = DEFAULT_MODE, where: str | None = None,
                filters: Sequence[Filter] = (), budget: int | None = None,
-               candidates: int | None = None, max_tokens: int | None = None,
-               text_query: str | None = None) -> list[Hit]:
-        """The ``k`` best results for ``query``.
+               candidates: int | None = None, max_tokens: int | None = None) -> list[Hit]:
+        """The ``k`` best results for ``query``: a question, or a ``Query`` whose word ranking
+        searches other words than its vector ranking reads (``Asking.query``: the question
+        without the words that named its filters).
 
         ``mode``: ``vector`` (cosine similarity of the model's vectors), ``text`` (BM25 over ICU
         words) or ``hybrid`` (both, merged by the index's fusion). ``where``: an SQL filter on the
@@ -75,25 +76,24 @@ class Reading:
         results may hold together (each chunk's ``tokens``; for a parent-child index its
         parents'), best first, the first always (``max_tokens``: its old name, deprecated).
         ``candidates``: how many chunks each search fetches before fusion and grouping (default
-        ``max(4 * k, 20)``; at least ``8 * k`` for a parent-child index). ``text_query``: what
-        the word ranking (text, hybrid) searches for where it is not ``query`` (``Asking.text_query``:
-        the question without the words that named its filters).
+        ``max(4 * k, 20)``; at least ``8 * k`` for a parent-child index).
         """
         return self.search_state(query, k, mode=mode, where=where, filters=filters,
-                                 budget=budget_of(budget, max_tokens), candidates=candidates,
-                                 text_query=text_query)[0]
+                                 budget=budget_of(budget, max_tokens), candidates=candidates)[0]
 
-    def search_state(self, query: str, k: int = 4, *, mode: Mode = DEFAULT_MODE, where: str | None = None,
+    def search_state(self, query: str | Query, k: int = 4, *, mode: Mode = DEFAULT_MODE, where: str | None = None,
                      filters: Sequence[Filter] = (), budget: int | None = None,
-                     candidates: int | None = None, max_tokens: int | None = None,
-                     text_query: str | None = None) -> tuple[list[Hit], str | None]:
+                     candidates: int | None = None, max_tokens: int | None = None) -> tuple[list[Hit], str | None]:
         """``search``, and the id of the published state that answered it (None: an index never
         published): every result of one search comes from that one state."""
         budget = budget_of(budget, max_tokens)
         check_query(mode, k)
         if mode != "vector":
             self._check_text_index()
-        text = normalise_query(text_query or query)
+        if isinstance(query, Query):
+            query, text = query.text, normalise_query(query.words or query.text)
+        else:
+            text = normalise_query(query)
 
         def read(view: View) -> tuple[list[Hit], str | None]:
             sql = " AND ".join(f"({w})" for w in (where, view.structured(filters)) if w) or None
@@ -229,6 +229,11 @@ class Asking:
     filters: tuple[Filter, ...] = ()
     why: str = ""
     text_query: str = ""
+
+    def query(self, question: str) -> str | Query:
+        """What a search for ``question`` looks for: the question, with ``text_query`` as the
+        words the word ranking searches where there is one."""
+        return Query(question, self.text_query) if self.text_query else question
 
     def to_dict(self) -> dict[str, Any]:
         """As plain data: ``filters`` ({field, op, value} each), ``why`` and, where the word

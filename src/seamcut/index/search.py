@@ -42,6 +42,16 @@ class Hit:
                 "chunk": self.chunk.to_dict(), "children": [c.id for c in self.children]}
 
 
+@dataclass(frozen=True)
+class Query:
+    """What a search looks for where its two rankings read different text: ``text``, what the
+    vector ranking embeds (the question whole), and ``words``, what the word ranking (BM25)
+    searches (None: ``text``). ``Asking.query`` makes one: the question, and its words without
+    those that named a filter of one value."""
+    text: str
+    words: str | None = None
+
+
 def check_query(mode: str, k: int) -> None:
     if mode not in MODES:
         raise ConfigError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")

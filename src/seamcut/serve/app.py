@@ -149,10 +149,9 @@ class Service:
         filters = [Filter(f.field, f.op, f.value) for f in req.filters]
         with self.lock:
             asking = self.index.asked(req.query, req.k) if req.read_filters else None
-            hits, state = self.index.search_state(req.query, req.k, mode=req.mode,
-                                                  filters=[*filters, *(asking.filters if asking else ())],
-                                                  budget=req.tokens_sent(),
-                                                  text_query=asking.text_query if asking else None)
+            hits, state = self.index.search_state(asking.query(req.query) if asking else req.query, req.k,
+                                                  mode=req.mode, filters=[*filters, *(asking.filters if asking else ())],
+                                                  budget=req.tokens_sent())
             warnings = req.notes() + (self.index.unmatched(filters) if filters and not hits else [])
         said = {"filter": asking.to_dict()} if asking is not None else {}
         return [{**h.to_dict(), **said} for h in hits], state, warnings
