@@ -195,6 +195,29 @@ def test_a_statements_title_is_a_heading_though_labels_stand_between_it_and_its_
     assert flows and all(c.heading_path[-1].endswith("STATEMENTS OF CASH FLOWS (Unaudited)") for c in flows)
 
 
+def test_a_statements_units_line_and_its_bold_figures_are_no_headings():
+    # Intel's cash flow statement: its table's top is read as blocks, the bold ones were headings
+    # ("(In Millions; Unaudited) Cash and cash equivalents, beginning of period", "Oct 1, 2022
+    # 4,827"), and the chunks below went under them; their text stays, as paragraphs
+    path, page = filing_page("2023 Q3 INTC", 8)
+    doc = read_pdf(path)
+    check_spans(doc)
+    assert texts(doc, "title") == ["Consolidated Condensed Statements of Cash Flows"] and texts(doc, "heading") == []
+    assert "(In Millions; Unaudited) Cash and cash equivalents, beginning of period" in texts(doc, "paragraph")
+    assert "Oct 1, 2022 4,827" in texts(doc, "paragraph")
+
+
+@pytest.mark.parametrize("text, heading", [
+    ("(In Millions)", False), ("($ in thousands, except per share data)", False), ("(in", False),
+    ("Oct 1, 2022 4,827", False), ("Restructuring (985)", False), ("Gross margin 42.5 %", False),
+    ("Note 4 – Condensed Consolidated Financial Statement Details", True), ("Q3 2023 Gross Margin", True),
+    ("Item 1A. Risk Factors", True), ("(a) Scope of the scheme", True), ("Fiscal 2024", True),
+])
+def test_units_lines_and_figures_are_no_headings(text: str, heading: bool) -> None:
+    from seamcut.readers.pdf.classify import _FIGURE_END, _UNITS
+    assert (not (_UNITS.match(text) or _FIGURE_END.search(text))) == heading
+
+
 def test_a_running_header_in_many_parts_is_furniture():
     # the Hindi manual's header: one line, but Devanagari words set apart read as several parts
     doc = read_pdf(Path(__file__).resolve().parents[2] / "examples" / "helpline" / "soybean-manual-hi.pdf")

@@ -214,14 +214,25 @@ def _tagged(tag: str, text: str) -> Kind:
     return "paragraph", None
 
 
+#: a statement's units line, "(In Millions; Unaudited)", "($ in thousands)": a table's caption, no heading
+_UNITS = re.compile(r"\(\s*(?:\$\s*|dollars\s+|amounts\s+)?in\b", re.IGNORECASE)
+#: a figure at the end of a line, "4,827", "(985)", "12.5 %": a table's cells read as a block, no heading
+_FIGURE_END = re.compile(r"(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\(\s*\d[\d,.]*\s*\)|\d+\.\d+\s*%)\)?$")
+
+
 def _layout_heading(b: Block, text: str, scale: HeadingScale) -> Kind | None:
     """A short block set larger than the body, bold, or in italic capitalised words, as a
-    heading with its level; None where it is not one."""
+    heading with its level; None where it is not one, nor where it is a statement's units line
+    or ends in a figure (the bold cells of a statement's table, read as blocks of their own:
+    "(In Millions; Unaudited) Cash and cash equivalents, beginning of period", "Oct 1, 2022 4,827"
+    in Intel's 10-Q)."""
     n_lines = len(b.segments)
     short = n_lines <= 3 and len(text) <= 200
     numbered = NUMBERED.match(text)
     letters = sum(ch.isalpha() for ch in text)
     if not (short and letters >= 2 and not text.endswith((".", ",", ";")) or (short and numbered and letters >= 2)):
+        return None
+    if _UNITS.match(text) or _FIGURE_END.search(text):
         return None
     body, levels, bold_level = scale.body, scale.levels, scale.bold_level
     if b.size >= body + 1.0 and b.size in levels:
