@@ -212,10 +212,13 @@ def test_a_statements_units_line_and_its_bold_figures_are_no_headings():
     ("Oct 1, 2022 4,827", False), ("Restructuring (985)", False), ("Gross margin 42.5 %", False),
     ("Note 4 – Condensed Consolidated Financial Statement Details", True), ("Q3 2023 Gross Margin", True),
     ("Item 1A. Risk Factors", True), ("(a) Scope of the scheme", True), ("Fiscal 2024", True),
+    ("Nine Months Ended", False), ("Three Months Ended Sep 30, 2023", False), ("Year Ended June 30", False),
+    ("October 30, 2022", False), ("Sept. 24, 2022", False), ("1 July 2023", False),
+    ("Quarters Ended and Outlook", True), ("July 2023 Rainfall", True), ("Kharif 2025", True),
 ])
-def test_units_lines_and_figures_are_no_headings(text: str, heading: bool) -> None:
-    from seamcut.readers.pdf.classify import _FIGURE_END, _UNITS
-    assert (not (_UNITS.match(text) or _FIGURE_END.search(text))) == heading
+def test_units_lines_figures_and_column_labels_are_no_headings(text: str, heading: bool) -> None:
+    from seamcut.readers.pdf.classify import _COLUMN_LABEL, _FIGURE_END, _UNITS
+    assert (not (_UNITS.match(text) or _FIGURE_END.search(text) or _COLUMN_LABEL.fullmatch(text))) == heading
 
 
 def test_a_running_header_in_many_parts_is_furniture():

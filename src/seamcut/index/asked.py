@@ -129,7 +129,8 @@ def read_filters(question: str, fields: FieldValues) -> list[Asked]:
                     hits += [_Hit(i, i + len(want), value, f"'{text[toks[i].start:toks[i + len(want) - 1].end]}' "
                                   f"{how} {field} {_show(value)}", (toks[i].start, toks[i + len(want) - 1].end))
                              for i in at.get(want[0], ()) if tuple(words[i:i + len(want)]) == want]
-        named = _longest(hits)[:max(0, MAX_IN - len(kept))]
+        taken = _longest(hits)
+        named = _first_of_each(taken)[:max(0, MAX_IN - len(kept))]
         if not named:
             continue
         chosen = [h.value for h in named] + kept
@@ -137,7 +138,7 @@ def read_filters(question: str, fields: FieldValues) -> list[Asked]:
         if kept:
             why += f"; {field} {', '.join(map(_show, kept))} kept: it holds for every one"
         out.append(Asked(Filter(field, "eq", chosen[0]) if len(chosen) == 1 else Filter(field, "in", chosen), why,
-                         tuple(h.words for h in named)))
+                         tuple(h.words for h in taken if h.value in chosen)))
     return out
 
 
@@ -204,13 +205,19 @@ def _matchable(want: tuple[str, ...]) -> bool:
 
 
 def _longest(hits: list[_Hit]) -> list[_Hit]:
-    """The longest hits that do not overlap, one per value, in the order of the question."""
+    """The longest hits that do not overlap, in the order of the question (a value named twice:
+    both)."""
     taken: list[_Hit] = []
     for h in sorted(hits, key=lambda h: (h.start - h.end, h.start)):
         if all(h.end <= t.start or t.end <= h.start for t in taken):
             taken.append(h)
+    return sorted(taken, key=lambda h: h.start)
+
+
+def _first_of_each(hits: list[_Hit]) -> list[_Hit]:
+    """The first of ``hits`` naming each value."""
     seen: list[Any] = []
-    return [h for h in sorted(taken, key=lambda h: h.start) if h.value not in seen and not seen.append(h.value)]
+    return [h for h in hits if h.value not in seen and not seen.append(h.value)]
 
 
 def _tokens(text: str) -> tuple[str, list[_Tok]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from ...text.calendar import MONTHS
 from .blocks import Block, same_line
 from .headings import HeadingScale, char_sizes
 from .layout import is_bold_font
@@ -218,21 +219,27 @@ def _tagged(tag: str, text: str) -> Kind:
 _UNITS = re.compile(r"\(\s*(?:\$\s*|dollars\s+|amounts\s+)?in\b", re.IGNORECASE)
 #: a figure at the end of a line, "4,827", "(985)", "12.5 %": a table's cells read as a block, no heading
 _FIGURE_END = re.compile(r"(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\(\s*\d[\d,.]*\s*\)|\d+\.\d+\s*%)\)?$")
+_MONTH = "|".join(sorted((m for m in MONTHS if m.isascii()), key=len, reverse=True))
+_DATE = rf"(?:(?:{_MONTH})\.?\s+\d{{1,2}},?\s+\d{{4}}|\d{{1,2}}\s+(?:{_MONTH})\.?,?\s+\d{{4}})"
+#: a table's column label set in bold over its figures: a date alone ("October 30, 2022"), or a
+#: period ended ("Nine Months Ended", "Three Months Ended Sep 30, 2023", "Year Ended June 30")
+_COLUMN_LABEL = re.compile(rf"(?:(?:(?:three|six|nine|twelve)\s+months|(?:fiscal\s+)?years?|quarters?)\s+ended"
+                           rf"(?:\s+(?:{_DATE}|(?:{_MONTH})\.?\s+\d{{1,2}}))?|{_DATE})", re.IGNORECASE)
 
 
 def _layout_heading(b: Block, text: str, scale: HeadingScale) -> Kind | None:
     """A short block set larger than the body, bold, or in italic capitalised words, as a
-    heading with its level; None where it is not one, nor where it is a statement's units line
-    or ends in a figure (the bold cells of a statement's table, read as blocks of their own:
-    "(In Millions; Unaudited) Cash and cash equivalents, beginning of period", "Oct 1, 2022 4,827"
-    in Intel's 10-Q)."""
+    heading with its level; None where it is not one, nor where it is a statement's units line,
+    ends in a figure or is a column label (the bold cells of a statement's table, read as blocks
+    of their own: "(In Millions; Unaudited) Cash and cash equivalents, beginning of period",
+    "Oct 1, 2022 4,827" in Intel's 10-Q, "Nine Months Ended" and "October 30, 2022" in Nvidia's)."""
     n_lines = len(b.segments)
     short = n_lines <= 3 and len(text) <= 200
     numbered = NUMBERED.match(text)
     letters = sum(ch.isalpha() for ch in text)
     if not (short and letters >= 2 and not text.endswith((".", ",", ";")) or (short and numbered and letters >= 2)):
         return None
-    if _UNITS.match(text) or _FIGURE_END.search(text):
+    if _UNITS.match(text) or _FIGURE_END.search(text) or _COLUMN_LABEL.fullmatch(text):
         return None
     body, levels, bold_level = scale.body, scale.levels, scale.bold_level
     if b.size >= body + 1.0 and b.size in levels:
