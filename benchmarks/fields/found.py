@@ -84,7 +84,7 @@ def right(set_name: str, field: str, found: Any, truth: str, folder: str) -> boo
 
 def judge(set_name: str, docs: list[Any], truth: dict[tuple[str, str], dict[str, str]]) -> dict[str, Any]:
     """Per field and rule: found, right; per field: judged documents, with a value, missed."""
-    from seamcut.readers.found_fields import find_fields
+    from seamcut.readers.found_fields import find_fields, without_found_fields
     rules: dict[tuple[str, str], dict[str, int]] = defaultdict(lambda: {"found": 0, "right": 0, "judged": 0})
     fields = {f: {"documents": 0, "with_value": 0, "found": 0, "right": 0, "missed": 0,
                   "found_where_none": 0} for f in FIELDS}
@@ -92,7 +92,7 @@ def judge(set_name: str, docs: list[Any], truth: dict[tuple[str, str], dict[str,
     for doc in docs:
         name = Path(doc.source).name
         folder = Path(doc.source).parent.name
-        found = find_fields(doc)
+        found = find_fields(without_found_fields(doc))  # as read: a title found before is no reader's
         want = dict(truth.get((set_name, name), {}), folder=folder)
         row: dict[str, Any] = {"file": name}
         for field in FIELDS:

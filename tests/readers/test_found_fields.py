@@ -217,6 +217,24 @@ def test_no_title_without_a_title_element_not_the_file_name():
     assert find_fields(pdf_like)["title"] == Found("Seed Subsidy Circular", "reader's title")
 
 
+@pytest.mark.parametrize("cover", [
+    "FORM 10-Q\n\nNVIDIA CORPORATION\n\n(Exact name of registrant as specified in its charter)\n\nDelaware",
+    "Commission File Number 000-06217\n\nNVIDIA CORPORATION\n(Exact name of Registrant as specified in its charter) "
+    "Delaware (State or other jurisdiction)",
+])
+def test_an_sec_covers_registrant_is_the_title_where_no_title_element_is(cover):
+    # Intel's and Nvidia's 10-Qs: no title element, so the context line's title was the file name
+    doc = doc_of(cover + "\n\nPART I. FINANCIAL INFORMATION", source="2023 Q3 NVDA.pdf", pages=(0, len(cover)))
+    assert find_fields(doc)["title"] == Found("NVIDIA CORPORATION", "cover: name of registrant")
+    once = with_found_fields(doc)
+    assert with_found_fields(once).metadata == once.metadata  # found again by its rule, not as a reader's title
+    assert once.metadata[FOUND_FIELDS]["title"] == "cover: name of registrant"
+    # on the cover only, and never an address or a banner
+    later = doc_of("Body.\n\nNVIDIA CORPORATION\n(Exact name of registrant as specified in its charter)",
+                   pages=(0, 6))
+    assert "title" not in values(later)
+
+
 def test_year_in_the_title():
     assert find_fields(doc_of("Body.", title="Crop Insurance Scheme 2024: Kharif Notice"))["year"] \
         == Found(2024, "year in the title")
@@ -243,9 +261,10 @@ def test_read_puts_found_fields_on_the_metadata(tmp_path):
     assert doc.metadata["date"] == "2023-07-01" and doc.metadata["period"] == "2023 Q2"
     assert doc.metadata["year"] == 2023 and isinstance(doc.metadata["year"], int)
     assert doc.metadata["folder"] == "filings" and "language" not in doc.metadata
-    assert doc.metadata[FOUND_FIELDS] == {"date": "cover: quarterly period ended",
+    assert doc.metadata[FOUND_FIELDS] == {"title": "cover: name of registrant", "date": "cover: quarterly period ended",
                                          "period": "calendar quarter of the period end",
                                          "year": "year of the date", "folder": "folder"}
+    assert doc.metadata["title"] == "INTEL CORPORATION"
     assert "date" not in read(f, found=False).metadata
     chunks = seamcut.chunk(doc, strategy="paragraph", context="fields")
     assert {c.context for c in chunks} == {"date: 2023-07-01; period: 2023 Q2; year: 2023\n"}
@@ -259,7 +278,7 @@ def test_a_catalogs_fields_override_and_extend_the_found_ones(tmp_path):
     doc = read(f, fields={"company": "Intel", "year": 2024, "folder": "10-Q"})
     meta = doc.metadata
     assert meta["year"] == 2024 and meta["folder"] == "10-Q" and meta["company"] == "Intel"
-    assert set(meta[FOUND_FIELDS]) == {"date", "period"}  # the catalog's year and folder win
+    assert set(meta[FOUND_FIELDS]) == {"title", "date", "period"}  # the catalog's year and folder win
     assert fields_line(doc) == "company: Intel; year: 2024; folder: 10-Q; date: 2023-07-01; period: 2023 Q2"
     sources = field_sources(doc)
     assert sources["year"] == (2024, "catalog") and sources["date"] == ("2023-07-01", "cover: quarterly period ended")

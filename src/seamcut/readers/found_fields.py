@@ -9,9 +9,9 @@ says what a document is, its body quotes other dates.
 
 The fields, each rule documented where it is defined:
 
-- ``title`` (text): the first title element's text, else the reader's ``title``; not the file
-  name, and not a line that is no title (a banner, an address, a date, page furniture):
-  ``is_title``.
+- ``title`` (text): the first title element's text, else the reader's ``title``, else the
+  registrant's name on an SEC filing's cover (``_REGISTRANT``); not the file name, and not a
+  line that is no title (a banner, an address, a date, page furniture): ``is_title``.
 - ``date`` (ISO text, ``2023-07-01``): the end of the period a filing or statement covers
   (``_period_end``), else a document date on a labelled line (``_dated``).
 - ``period`` (text, ``2023 Q3``): the quarter of a quarterly document (``_period``).
@@ -339,9 +339,15 @@ def is_title(text: str) -> bool:
     return True
 
 
+#: an SEC filing's cover names the company on the line above this one
+_REGISTRANT = re.compile(r"([^\n]+?)\s*\n?\s*(?:#+\s*)?\(Exact name of registrant as specified in its charter\)",
+                         re.IGNORECASE)
+
+
 def _title(doc: Document) -> Found | None:
     """The first title element's text (``title element``), else the reader's ``title`` (a
-    reader that sets one without an element), where ``is_title`` takes it; never the file name."""
+    reader that sets one without an element), else the registrant's name on an SEC filing's
+    cover (its first page), where ``is_title`` takes it; never the file name."""
     el = next((e for e in doc.elements if e.kind == "title"), None)
     if el is not None:
         text = heading_text(doc, el)
@@ -350,7 +356,10 @@ def _title(doc: Document) -> Found | None:
     if (isinstance(title, str) and title.strip() and is_title(title)
             and "title" not in (doc.metadata.get(CATALOG_FIELDS) or ())):
         return Found(" ".join(title.split()), "reader's title")
-    return None
+    first = doc.text[:doc.page_starts[1]] if len(doc.page_starts) > 1 else doc.text[:5000]
+    m = _REGISTRANT.search(first)
+    name = " ".join(m.group(1).split()) if m else ""
+    return Found(name, "cover: name of registrant") if name and is_title(name) else None
 
 
 # -- year, language, folder ----------------------------------------------------------------------
@@ -425,17 +434,24 @@ def _safe(rule: Callable[[], Any], default: Any) -> Any:
         return default
 
 
+def without_found_fields(doc: Document) -> Document:
+    """``doc`` with the fields found in it before taken off its metadata (a reader's ``title``
+    kept), as read."""
+    meta = dict(doc.metadata)
+    for name, rule in (meta.pop(FOUND_FIELDS, None) or {}).items():
+        if name != "title" or rule != "reader's title":
+            meta.pop(name, None)
+    return dataclasses.replace(doc, metadata=meta)
+
+
 def with_found_fields(doc: Document) -> Document:
     """``doc`` with the fields found in it (``find_fields``) on its metadata, but those its catalog
     gives (``catalog_fields``) and ``language`` (``doc.language``), their rules listed under
     ``FOUND_FIELDS`` (``{name: rule}``). Fields found before by other rules (a document read
-    again from the cache) are found again: the earlier ones are taken off first, a reader's
-    ``title`` kept. ``doc`` itself where nothing is found."""
-    meta = dict(doc.metadata)
-    for name in meta.pop(FOUND_FIELDS, None) or {}:
-        if name != "title":
-            meta.pop(name, None)
-    base = dataclasses.replace(doc, metadata=meta)
+    again from the cache) are found again: the earlier ones are taken off first
+    (``without_found_fields``). ``doc`` itself where nothing is found."""
+    base = without_found_fields(doc)
+    meta = dict(base.metadata)
     catalog = set(meta.get(CATALOG_FIELDS) or ())
     found = {k: f for k, f in find_fields(base).items() if k in ON_METADATA and k not in catalog}
     if not found:
@@ -464,6 +480,6 @@ def field_sources(doc: Document) -> dict[str, tuple[Any, str]]:
     return out
 
 
-__all__ = ["Found", "find_fields", "with_found_fields", "field_sources", "is_title", "date_at",
+__all__ = ["Found", "find_fields", "with_found_fields", "without_found_fields", "field_sources", "is_title", "date_at",
            "stated_quarter", "calendar_quarter", "top", "FOUND_FIELDS", "ALIASES", "NAMES",
            "ON_METADATA", "BANNERS", "TOP_CHARS"]
