@@ -32,11 +32,11 @@ sys.path.insert(0, str(HERE.parent / "common"))
 
 import pypdfium2 as pdfium  # noqa: E402
 import record  # noqa: E402
+from data import DOCUGAMI_DOCS as DOCS  # noqa: E402
 from seamcut.evaluate.questions import Question  # noqa: E402
 from seamcut.evaluate.questions_check import check_questions  # noqa: E402
 from seamcut.pipeline.corpus import read_corpus  # noqa: E402
 
-DOCS = REPO.parent / "shared" / "data" / "docugami-10q" / "docs"
 OUTCOMES = ("found on its page", "found, another page", "not found; the text layer has it",
             "not found anywhere")
 

@@ -35,17 +35,16 @@ sys.path.insert(0, str(HERE.parent / "common"))
 
 import record  # noqa: E402
 from compare_run import run_compare  # noqa: E402
+from data import DOCUGAMI_DOCS, DOCUGAMI_QUESTIONS, HELPLINE  # noqa: E402
 from paired import hits_within, interval  # noqa: E402
 from seamcut.evaluate.significance import mcnemar_exact  # noqa: E402
 from seamcut.index.filters import Filter, holds  # noqa: E402
 
 #: the sets: the files, the questions, the catalog with aliases, compare's flags
 SETS = {
-    "docugami": (REPO.parent / "shared" / "data" / "docugami-10q" / "docs",
-                 REPO / "benchmarks" / "docugami" / "questions.yaml", HERE / "docugami-catalog.csv",
+    "docugami": (DOCUGAMI_DOCS, DOCUGAMI_QUESTIONS, HERE / "docugami-catalog.csv",
                  ["--named-source"]),
-    "helpline": (REPO / "examples" / "helpline", REPO / "examples" / "helpline" / "questions.yaml",
-                 HERE / "helpline-catalog.csv", []),
+    "helpline": (HELPLINE, HELPLINE / "questions.yaml", HERE / "helpline-catalog.csv", []),
     "scale": (None, None, None, []),  # scale_slice
 }
 WAYS = ("none", "where", "question")

@@ -30,14 +30,13 @@ sys.path.insert(0, str(REPO / "src"))
 sys.path.insert(0, str(HERE.parent / "common"))
 
 import record  # noqa: E402
+from data import DOCUGAMI_DOCS as DOCS  # noqa: E402
+from data import DOCUGAMI_QUESTIONS as QUESTIONS  # noqa: E402
 from seamcut.evaluate.budget import DEPTH, Ranked  # noqa: E402
 from seamcut.evaluate.questions import load_questions, source_matches  # noqa: E402
 from seamcut.index import Index, Query  # noqa: E402
 from seamcut.index.asked import FieldValues, read_filters, without  # noqa: E402
-from seamcut.index.fusion import Scored  # noqa: E402
 
-DOCS = REPO.parent / "shared" / "data" / "docugami-10q" / "docs"
-QUESTIONS = REPO / "benchmarks" / "docugami" / "questions.yaml"
 CATALOG = HERE / "docugami-catalog.csv"
 WAYS = ("whole", "both", "vector", "words")
 
@@ -49,18 +48,6 @@ def build(strategy: str, out: Path) -> Path:
         subprocess.run([sys.executable, "-m", "seamcut.cli", "index", str(DOCS), "--db", str(db), "-s", strategy,
                         "--catalog", str(CATALOG)], check=True)
     return db
-
-
-def searched(index: Index, vector_text: str, word_text: str, filters: tuple) -> list:
-    """The hybrid ranking of ``vector_text``'s vector search and ``word_text``'s word search
-    (each ``4 * DEPTH`` deep, as ``Index`` searches 50), fused by the index's RRF, 50 deep."""
-    n = 4 * DEPTH
-    vector = index.search(vector_text, n, mode="vector", filters=filters)
-    words = index.search(word_text, n, mode="text", filters=filters)
-    chunks = {h.chunk.id: h.chunk for h in vector + words}
-    fused = index.fusion.fuse([Scored(h.chunk.id, {}, h.score, h.similarity) for h in vector],
-                              [Scored(h.chunk.id, {}, h.score) for h in words])
-    return [chunks[s.id] for s in fused[:DEPTH]]
 
 
 def judge(db: Path, budget: int) -> dict[str, dict[str, int]]:
@@ -78,7 +65,8 @@ def judge(db: Path, budget: int) -> dict[str, dict[str, int]]:
         texts = {"whole": (q.question, q.question), "both": (gone, gone), "vector": (gone, q.question),
                  "words": (q.question, gone)}
         for way, (v, w) in texts.items():
-            chunks = searched(index, v, w, asking.filters)
+            # hybrid: the vector ranking reads v, the word ranking searches w, 50 deep
+            chunks = [h.chunk for h in index.search(Query(v, w), DEPTH, filters=asking.filters)]
             first = next((n for n, c in enumerate(chunks, 1) if q.answered_in(c.source, c.text)
                           and (not q.source or source_matches(q.source, c.source))), None)
             hit = Ranked(tuple(c.tokens for c in chunks), first).rank_within(budget) is not None

@@ -32,6 +32,7 @@ sys.path.insert(0, str(HERE.parent / "common"))
 
 import record  # noqa: E402
 from compare_run import run_compare  # noqa: E402
+from data import DOCUGAMI_DOCS, DOCUGAMI_QUESTIONS, HELPLINE  # noqa: E402
 from paired import hits_within, interval, paired_cell  # noqa: E402
 from seamcut.errors import SeamcutError  # noqa: E402
 from seamcut.peers import parse_contestant  # noqa: E402
@@ -39,9 +40,8 @@ from seamcut.strategies import DEFAULT_STRATEGY  # noqa: E402
 
 #: the test sets: the files, the questions, and compare's flags for them
 SETS = {
-    "docugami": (REPO.parent / "shared" / "data" / "docugami-10q" / "docs",
-                 REPO / "benchmarks" / "docugami" / "questions.yaml", ["--named-source"]),
-    "helpline": (REPO / "examples" / "helpline", REPO / "examples" / "helpline" / "questions.yaml", []),
+    "docugami": (DOCUGAMI_DOCS, DOCUGAMI_QUESTIONS, ["--named-source"]),
+    "helpline": (HELPLINE, HELPLINE / "questions.yaml", []),
 }
 #: each library's pipeline as its tutorials set it up, seamcut's default first
 CONTESTANTS = [DEFAULT_STRATEGY, "langchain:recursive:chunk_size=1000:chunk_overlap=200",
