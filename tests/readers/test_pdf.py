@@ -170,10 +170,16 @@ def test_running_header_and_page_numbers_are_furniture():
     assert {f["page"] for f in furn} >= set(range(2, 15))
 
 
-def test_a_footer_set_right_under_a_short_page_is_furniture_where_it_repeats():
+@pytest.fixture(scope="module")
+def apple_q3():
+    """Apple's whole 2023 Q3 10-Q, read once for the tests that look at it."""
+    return read_pdf(DATA / "docugami-10q" / "docs" / "2023 Q3 AAPL.pdf")
+
+
+def test_a_footer_set_right_under_a_short_page_is_furniture_where_it_repeats(apple_q3):
     # Apple's 10-Qs set "Apple Inc. | Q3 2023 Form 10-Q | 5" in three parts right under the page's
     # text, often half-way down the page: outside the bottom band, it was read as body text
-    doc = read_pdf(DATA / "docugami-10q" / "docs" / "2023 Q3 AAPL.pdf")
+    doc = apple_q3
     footers = [f for f in doc.metadata["furniture"] if "Q3 2023 Form 10-Q" in f["text"]]
     assert len(footers) >= 20
     assert {f["kind"] for f in footers} <= {"page_footer", "page_header"}
@@ -181,11 +187,11 @@ def test_a_footer_set_right_under_a_short_page_is_furniture_where_it_repeats():
     assert "Total net sales" in doc.text  # the statements are still there
 
 
-def test_a_statements_title_is_a_heading_though_labels_stand_between_it_and_its_table():
+def test_a_statements_title_is_a_heading_though_labels_stand_between_it_and_its_table(apple_q3):
     # Apple's 10-Q sets "(In millions)" and "Three Months Ended" / "Nine Months Ended" between a
     # statement's title and its table: the title was read as a paragraph, and the cash flow
     # statement's chunks went under the heading before it, the shareholders' equity statement
-    doc = read_pdf(DATA / "docugami-10q" / "docs" / "2023 Q3 AAPL.pdf")
+    doc = apple_q3
     heads = [h for h in texts(doc, "heading") if h.startswith("CONDENSED CONSOLIDATED")]
     assert heads == [f"CONDENSED CONSOLIDATED {s} (Unaudited)" for s in (
         "STATEMENTS OF OPERATIONS", "STATEMENTS OF COMPREHENSIVE INCOME", "BALANCE SHEETS",
